@@ -1,0 +1,315 @@
+/**
+ * The one analyzer: runs a language's tags.scm over a parsed file and turns the captures into
+ * FileFacts. It knows capture names, never node types; languages differ only in their data.
+ */
+import type { Node, Query, Tree } from "web-tree-sitter";
+import type { LanguageSpec } from "../lang/spec.ts";
+import type {
+  CallFact,
+  DefFact,
+  FileFacts,
+  ImportFact,
+  InheritFact,
+  SymbolKind,
+  TypeHint,
+} from "./facts.ts";
+import { TYPE_KINDS } from "./facts.ts";
+
+const KIND_BY_CAPTURE: Record<string, SymbolKind> = {
+  "definition.function": "Function",
+  "definition.method": "Method",
+  "definition.class": "Class",
+  "definition.interface": "Interface",
+  "definition.struct": "Struct",
+  "definition.enum": "Enum",
+  "definition.trait": "Trait",
+  "definition.module": "Module",
+};
+
+const MAX_SIGNATURE = 200;
+const MAX_DOC = 400;
+
+/** A definition or an impl scope while the file is being read. */
+interface Container {
+  node: Node;
+  name: string;
+  kind: SymbolKind | "impl";
+  owner?: string;
+  def?: number;
+}
+
+export function analyze(
+  spec: LanguageSpec,
+  query: Query,
+  tree: Tree,
+  file: { path: string; hash: string; lines: number },
+): FileFacts {
+  const root = tree.rootNode;
+  const containers: Container[] = [];
+  const calls = new Map<number, { node: Node; name: Node; receiver?: Node; isNew: boolean }>();
+  const imports: ImportFact[] = [];
+  const inheritNodes: { node: Node; relation: InheritFact["relation"] }[] = [];
+  const hintNodes: { at: Node; variable: Node; type: Node }[] = [];
+  let pkg: string | undefined;
+  const seenDefs = new Set<number>();
+
+  for (const match of query.matches(root)) {
+    const byName = new Map<string, Node>();
+    for (const c of match.captures) if (!byName.has(c.name)) byName.set(c.name, c.node);
+    for (const c of match.captures) {
+      const kind = KIND_BY_CAPTURE[c.name];
+      const nameNode = byName.get("name");
+      if (kind && nameNode) {
+        if (seenDefs.has(c.node.id)) continue;
+        seenDefs.add(c.node.id);
+        containers.push({
+          node: c.node,
+          name: cleanName(nameNode.text),
+          kind,
+          owner: byName.has("owner") ? typeName(byName.get("owner")!.text) : undefined,
+        });
+      } else if (c.name === "scope.impl" && nameNode) {
+        containers.push({ node: c.node, name: typeName(nameNode.text), kind: "impl" });
+      } else if ((c.name === "reference.call" || c.name === "reference.new") && nameNode) {
+        const prev = calls.get(c.node.id);
+        const receiver = byName.get("receiver");
+        // Several patterns may match one call; keep the most specific (the one with a receiver).
+        if (!prev || (!prev.receiver && receiver)) {
+          calls.set(c.node.id, {
+            node: c.node,
+            name: nameNode,
+            receiver,
+            isNew: c.name === "reference.new",
+          });
+        }
+      } else if (c.name === "import") {
+        const source = byName.get("import.source");
+        if (!source) continue;
+        const name = byName.get("import.name");
+        const alias = byName.get("import.alias");
+        let imp: ImportFact = {
+          source: unquote(source.text),
+          name: name ? cleanName(name.text) : undefined,
+          alias: alias ? cleanName(alias.text) : undefined,
+          wildcard: byName.has("import.wildcard") || undefined,
+          line: c.node.startPosition.row + 1,
+        };
+        if (spec.normalizeImport) imp = spec.normalizeImport(imp);
+        imports.push(imp);
+      } else if (c.name.startsWith("reference.") && c.name !== "reference.call") {
+        const relation = c.name.slice("reference.".length);
+        if (relation === "extends" || relation === "implements" || relation === "inherits") {
+          inheritNodes.push({ node: c.node, relation });
+        }
+      } else if (c.name === "hint") {
+        const variable = byName.get("hint.var");
+        const type = byName.get("hint.type");
+        if (variable && type) hintNodes.push({ at: c.node, variable, type });
+      } else if (c.name === "package") {
+        pkg ??= c.node.text.trim();
+      }
+    }
+  }
+
+  // Containers in document order, so a parent always precedes its children.
+  containers.sort((a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex);
+  const parentOf = containers.map((c, i) => innermost(containers, c.node, i));
+
+  const defs: DefFact[] = [];
+  containers.forEach((c, i) => {
+    if (c.kind === "impl") return;
+    const parentContainer = parentOf[i] >= 0 ? containers[parentOf[i]] : undefined;
+    const owner = c.owner ?? (parentContainer?.kind === "impl" ? parentContainer.name : undefined);
+    let kind = c.kind;
+    const inType = owner !== undefined ||
+      (parentContainer !== undefined && parentContainer.kind !== "impl" &&
+        TYPE_KINDS.has(parentContainer.kind));
+    if (kind === "Function" && inType) kind = "Method";
+    const parentDef = nearestDef(containers, parentOf, i);
+    const parentLocal = parentDef >= 0 ? defs[containers[parentDef].def!].local : undefined;
+    const ownerPart = parentContainer?.kind === "impl" || c.owner ? owner : undefined;
+    const prefix = [parentLocal, ownerPart].filter(Boolean).join(".");
+    c.def = defs.length;
+    defs.push({
+      name: c.name,
+      kind,
+      local: prefix ? `${prefix}.${c.name}` : c.name,
+      line: c.node.startPosition.row + 1,
+      endLine: c.node.endPosition.row + 1,
+      signature: signatureOf(c.node),
+      doc: spec.docStyle === "docstring" ? docstringOf(c.node) : commentDocOf(c.node),
+      parent: parentDef >= 0 ? containers[parentDef].def! : -1,
+      owner,
+    });
+  });
+
+  const defIndexAt = (node: Node, onlyTypes = false): number => {
+    let best = -1;
+    for (let i = 0; i < containers.length; i++) {
+      const c = containers[i];
+      if (c.def === undefined || !contains(c.node, node)) continue;
+      if (onlyTypes && !TYPE_KINDS.has(c.kind as SymbolKind)) continue;
+      best = i; // sorted by start, so a later container that contains node is more inner
+    }
+    return best >= 0 ? containers[best].def! : -1;
+  };
+
+  const callFacts: CallFact[] = [];
+  for (const call of calls.values()) {
+    const receiver = call.receiver ? normalizeReceiver(call.receiver.text) : undefined;
+    callFacts.push({
+      from: defIndexAt(call.node),
+      name: call.isNew ? typeName(call.name.text) : cleanName(call.name.text),
+      receiver: receiver || undefined,
+      line: call.node.startPosition.row + 1,
+      isNew: call.isNew || undefined,
+    });
+  }
+  callFacts.sort((a, b) => a.line - b.line);
+
+  const inherits: InheritFact[] = [];
+  for (const { node, relation } of inheritNodes) {
+    const from = defIndexAt(node, true);
+    const impl = implAt(containers, node);
+    if (impl && (from < 0 || contains(containers.find((c) => c.def === from)!.node, impl.node))) {
+      inherits.push({ from: -1, ownerName: impl.name, name: node.text.trim(), relation, line: row(node) });
+    } else if (from >= 0) {
+      inherits.push({ from, name: node.text.trim(), relation, line: row(node) });
+    }
+  }
+
+  const hints: TypeHint[] = hintNodes.map((h) => ({
+    scope: defIndexAt(h.at),
+    variable: normalizeReceiver(h.variable.text),
+    type: typeName(h.type.text),
+  })).filter((h) => h.type && h.variable);
+
+  return {
+    path: file.path,
+    language: spec.name,
+    hash: file.hash,
+    lines: file.lines,
+    module: spec.moduleName(file.path, pkg),
+    package: pkg,
+    defs,
+    calls: callFacts,
+    imports,
+    inherits,
+    hints,
+    parseErrors: root.hasError ? countErrors(root) : 0,
+  };
+}
+
+function row(node: Node): number {
+  return node.startPosition.row + 1;
+}
+
+function contains(outer: Node, inner: Node): boolean {
+  return outer.startIndex <= inner.startIndex && inner.endIndex <= outer.endIndex &&
+    outer.id !== inner.id;
+}
+
+/** Index of the innermost container (before `self`) that contains `node`, or -1. */
+function innermost(containers: Container[], node: Node, self: number): number {
+  for (let i = self - 1; i >= 0; i--) if (contains(containers[i].node, node)) return i;
+  return -1;
+}
+
+/** Nearest enclosing container that is a definition (skipping impl scopes). */
+function nearestDef(containers: Container[], parentOf: number[], i: number): number {
+  let p = parentOf[i];
+  while (p >= 0 && containers[p].kind === "impl") p = parentOf[p];
+  return p;
+}
+
+function implAt(containers: Container[], node: Node): Container | undefined {
+  let found: Container | undefined;
+  for (const c of containers) if (c.kind === "impl" && contains(c.node, node)) found = c;
+  return found;
+}
+
+/** Identifier text without quoting or backticks (Kotlin `fun \`x y\`()`). */
+function cleanName(text: string): string {
+  return text.trim().replace(/^[`'"]|[`'"]$/g, "");
+}
+
+/** Bare type name from a written type: `pkg.Foo<T>` / `*Foo` / `&mut a::Foo` / `Foo?` -> `Foo`. */
+export function typeName(text: string): string {
+  let t = text.trim();
+  t = t.replace(/<[\s\S]*>$/, "").replace(/\[[\s\S]*\]$/, "").replace(/\([\s\S]*\)$/, "");
+  t = t.replace(/^[*&\s]+|^mut\s+|^const\s+|[?!*&\s]+$/g, "").replace(/^(mut|dyn|impl)\s+/, "");
+  const parts = t.split(/::|\.|\\/);
+  return cleanName(parts[parts.length - 1] ?? t);
+}
+
+/** `self .foo` / `this?.x` / `a::b` written with spaces: a compact dotted receiver. */
+function normalizeReceiver(text: string): string {
+  return text.replace(/\s+/g, "").replace(/\?\./g, ".").replace(/::/g, ".").replace(/->/g, ".");
+}
+
+function unquote(text: string): string {
+  return text.trim().replace(/^[`'"<]+|[`'">]+$/g, "");
+}
+
+function signatureOf(node: Node): string {
+  const body = node.childForFieldName("body");
+  const end = body ? body.startIndex - node.startIndex : node.text.length;
+  const head = node.text.slice(0, Math.max(0, end));
+  const firstLines = head.length > MAX_SIGNATURE * 2 ? head.slice(0, MAX_SIGNATURE * 2) : head;
+  const compact = firstLines.replace(/\s+/g, " ").trim().replace(/[{:=]\s*$/, "").trim();
+  return compact.length > MAX_SIGNATURE ? compact.slice(0, MAX_SIGNATURE - 1) + "…" : compact;
+}
+
+function docstringOf(node: Node): string {
+  const body = node.childForFieldName("body");
+  const first = body?.namedChild(0);
+  if (!first || first.type !== "expression_statement") return "";
+  const str = first.namedChild(0);
+  if (!str || str.type !== "string") return "";
+  return trimDoc(str.text.replace(/^[rRuUbB]*("""|'''|"|')/, "").replace(/("""|'''|"|')$/, ""));
+}
+
+function commentDocOf(node: Node): string {
+  // Decorators, export statements and attributes wrap the definition; the comment sits above them.
+  let anchor = node;
+  while (
+    anchor.parent && anchor.parent.startPosition.row === anchor.startPosition.row &&
+    /export|decorat|template|annotat/.test(anchor.parent.type)
+  ) anchor = anchor.parent;
+  const lines: string[] = [];
+  let expectRow = anchor.startPosition.row;
+  let sib = anchor.previousNamedSibling;
+  while (sib && /comment/.test(sib.type) && sib.endPosition.row >= expectRow - 1) {
+    lines.unshift(sib.text);
+    expectRow = sib.startPosition.row;
+    sib = sib.previousNamedSibling;
+  }
+  if (lines.length === 0) return "";
+  const text = lines.join("\n")
+    .replace(/^\s*\/\*+|\*+\/\s*$/gm, "")
+    .replace(/^\s*(\/\/\/?|#|\*(?!\/))\s?/gm, "");
+  return trimDoc(text);
+}
+
+function trimDoc(text: string): string {
+  const t = text.split("\n").map((l) => l.trim()).join("\n").trim();
+  return t.length > MAX_DOC ? t.slice(0, MAX_DOC - 1) + "…" : t;
+}
+
+function countErrors(root: Node): number {
+  let n = 0;
+  const cursor = root.walk();
+  let more = true;
+  while (more) {
+    const node = cursor.currentNode;
+    if (node.isError || node.isMissing) n++;
+    if (node.hasError && cursor.gotoFirstChild()) continue;
+    while (!cursor.gotoNextSibling()) {
+      if (!cursor.gotoParent()) {
+        more = false;
+        break;
+      }
+    }
+  }
+  return n;
+}

@@ -1,0 +1,103 @@
+/**
+ * What one source file says, independent of every other file: the output of the analyzer and the
+ * input of call resolution. Plain data (structured-cloneable), so it crosses worker boundaries and
+ * can be cached as JSON between incremental runs.
+ */
+
+export const SYMBOL_KINDS = [
+  "Function",
+  "Method",
+  "Class",
+  "Interface",
+  "Struct",
+  "Enum",
+  "Trait",
+  "Module",
+] as const;
+export type SymbolKind = typeof SYMBOL_KINDS[number];
+
+/** Kinds that can own methods and take part in inheritance. */
+export const TYPE_KINDS: ReadonlySet<SymbolKind> = new Set([
+  "Class",
+  "Interface",
+  "Struct",
+  "Enum",
+  "Trait",
+  "Module",
+]);
+
+export interface DefFact {
+  name: string;
+  kind: SymbolKind;
+  /** Container chain inside the file, without the module prefix: `Class.method`. */
+  local: string;
+  line: number;
+  endLine: number;
+  signature: string;
+  doc: string;
+  /** Index of the enclosing definition in `defs`, or -1 at file top level. */
+  parent: number;
+  /** Owner type named outside the definition (Go receiver, Rust impl), when not a parent here. */
+  owner?: string;
+}
+
+export interface CallFact {
+  /** Index of the enclosing named definition, or -1 for file top level. */
+  from: number;
+  name: string;
+  /** Receiver or qualifier text (`self`, `obj`, `pkg`, `a.b`, `Type`), absent for a bare call. */
+  receiver?: string;
+  line: number;
+  /** `new Foo()` and the like: the name is a type. */
+  isNew?: boolean;
+}
+
+export interface ImportFact {
+  /** Module path as written: `a.b`, `./x`, `fmt`, `crate::a::b`, `x.h`. */
+  source: string;
+  /** Imported symbol name; absent when the module itself is imported. */
+  name?: string;
+  /** Local name the import binds. */
+  alias?: string;
+  /** `import a.*`, `using A;`, `#include`, `from x import *`, `require`: all names of the module. */
+  wildcard?: boolean;
+  line: number;
+}
+
+export interface InheritFact {
+  /** Index of the inheriting definition (class, struct, ...). */
+  from: number;
+  /** Type name as written, possibly qualified (`a.B`, `pkg::Trait`). */
+  name: string;
+  /** `inherits` means: extends a class, implements an interface; decided by the target's kind. */
+  relation: "extends" | "implements" | "inherits";
+  /** For Rust `impl Trait for Type` the implementer is a named type, not a local definition. */
+  ownerName?: string;
+  line: number;
+}
+
+/** A variable whose type is known locally: `x = Foo()`, `Foo x`, `x: Foo`, `self.x = Foo()`. */
+export interface TypeHint {
+  /** Definition the variable lives in (-1 = file). Hints on `self.x`/`this.x` are class-wide. */
+  scope: number;
+  variable: string;
+  type: string;
+}
+
+export interface FileFacts {
+  path: string;
+  language: string;
+  hash: string;
+  lines: number;
+  /** Module prefix of qualified names (`pkg.mod`, `com.acme`), possibly empty. */
+  module: string;
+  /** Declared package / namespace, for same-package resolution (Java, Kotlin, C#, Go dir). */
+  package?: string;
+  defs: DefFact[];
+  calls: CallFact[];
+  imports: ImportFact[];
+  inherits: InheritFact[];
+  hints: TypeHint[];
+  /** Count of ERROR/MISSING nodes tree-sitter recovered from (the rest still indexed). */
+  parseErrors: number;
+}

@@ -1,0 +1,42 @@
+import type { LanguageSpec } from "../spec.ts";
+import { dottedModuleFiles, pathModuleName } from "../paths.ts";
+import query from "./tags.scm" with { type: "text" };
+
+export const python: LanguageSpec = {
+  name: "python",
+  grammar: "python",
+  extensions: [".py", ".pyi"],
+  query,
+  selfNames: ["self", "cls"],
+  implicitThis: false,
+  packageScope: "none",
+  docStyle: "docstring",
+  moduleName: (path) => pathModuleName(path, { index: "__init__" }),
+  resolveImport(imp, fromPath, repo) {
+    const source = relativeSource(imp.source, fromPath);
+    const files = dottedModuleFiles(source, repo, [".py", ".pyi"], "__init__");
+    // `from pkg import mod` names a module as often as a symbol.
+    if (imp.name) {
+      const sub = dottedModuleFiles(source ? `${source}.${imp.name}` : imp.name, repo, [".py", ".pyi"], "__init__");
+      return [...files, ...sub];
+    }
+    return files;
+  },
+  moduleBinding: (source) => source.startsWith(".") ? undefined : source,
+  commonMethods: [
+    "append", "extend", "insert", "remove", "pop", "clear", "index", "count", "sort", "reverse",
+    "copy", "get", "keys", "values", "items", "update", "setdefault", "add", "discard", "join",
+    "split", "strip", "replace", "format", "encode", "decode", "startswith", "endswith", "lower",
+    "upper", "read", "write", "close", "open", "send", "run", "start", "stop", "put", "find",
+  ],
+};
+
+/** `from ..a import b` inside `pkg/sub/m.py` -> `pkg.a`. */
+function relativeSource(source: string, fromPath: string): string {
+  const dots = source.match(/^\.+/)?.[0].length ?? 0;
+  if (dots === 0) return source;
+  const dir = fromPath.split("/").slice(0, -1);
+  const base = dir.slice(0, Math.max(0, dir.length - (dots - 1)));
+  const rest = source.slice(dots);
+  return [...base, ...(rest ? [rest] : [])].join(".");
+}

@@ -1,0 +1,27 @@
+; Python: definitions, calls, imports, inheritance, type hints.
+
+(function_definition name: (identifier) @name) @definition.function
+(class_definition name: (identifier) @name) @definition.class
+
+(class_definition
+  superclasses: (argument_list [(identifier) (attribute)] @reference.extends))
+
+; calls: f(x), obj.m(x), pkg.mod.f(x)
+(call function: (identifier) @name) @reference.call
+(call function: (attribute object: (_) @receiver attribute: (identifier) @name)) @reference.call
+
+; import a.b / import a.b as c
+(import_statement name: (dotted_name) @import.source) @import
+(import_statement name: (aliased_import name: (dotted_name) @import.source alias: (identifier) @import.alias)) @import
+
+; from a.b import c, d as e / from . import c / from a import *
+(import_from_statement module_name: (_) @import.source name: (dotted_name) @import.name) @import
+(import_from_statement module_name: (_) @import.source
+  name: (aliased_import name: (dotted_name) @import.name alias: (identifier) @import.alias)) @import
+(import_from_statement module_name: (_) @import.source (wildcard_import) @import.wildcard) @import
+
+; x = Foo(...), self.x = Foo(...), x: Foo = ..., def f(x: Foo)
+(assignment left: [(identifier) (attribute)] @hint.var right: (call function: [(identifier) (attribute)] @hint.type)) @hint
+(assignment left: [(identifier) (attribute)] @hint.var type: (type) @hint.type) @hint
+(typed_parameter (identifier) @hint.var type: (type) @hint.type) @hint
+(typed_default_parameter name: (identifier) @hint.var type: (type) @hint.type) @hint

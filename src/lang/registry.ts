@@ -1,0 +1,29 @@
+/**
+ * Every supported language, and which one a path belongs to. Adding a language: a folder under
+ * src/lang/ with spec.ts + tags.scm, one line here, and a fixture under fixtures/.
+ */
+import { python } from "./python/spec.ts";
+import type { LanguageSpec } from "./spec.ts";
+
+export const LANGUAGES: readonly LanguageSpec[] = [
+  python,
+];
+
+const BY_EXTENSION = new Map<string, LanguageSpec>();
+for (const lang of LANGUAGES) for (const ext of lang.extensions) BY_EXTENSION.set(ext, lang);
+
+export function languageByName(name: string): LanguageSpec | undefined {
+  return LANGUAGES.find((l) => l.name === name);
+}
+
+/**
+ * The language of a path, or undefined when cgraph does not read it. `.h` is C unless the project
+ * is C++ (`cppHeaders`: it has C++ sources).
+ */
+export function languageOf(path: string, cppHeaders = false): LanguageSpec | undefined {
+  const dot = path.lastIndexOf(".");
+  if (dot < 0 || dot < path.lastIndexOf("/")) return undefined;
+  const ext = path.slice(dot).toLowerCase();
+  if (ext === ".h" && cppHeaders) return languageByName("cpp") ?? BY_EXTENSION.get(ext);
+  return BY_EXTENSION.get(ext);
+}

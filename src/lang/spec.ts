@@ -1,0 +1,69 @@
+/**
+ * A language is data: a grammar, a tree-sitter query file (`tags.scm`) and this small spec.
+ *
+ * Capture names in `tags.scm` (one shared analyzer reads them for every language):
+ *
+ * Definitions — the whole node is `@definition.<kind>`, its name `@name`:
+ *   kinds: function, method, class, interface, struct, enum, trait, module.
+ *   A function directly inside a type becomes a method automatically.
+ *   `@owner` (optional, inside the match): the owning type's name when it is written outside the
+ *   type's body (Go receiver type).
+ * Scopes that are not definitions — `@scope.impl` with `@name` (Rust `impl T`, `impl Trait for T`):
+ *   methods inside are owned by the named type.
+ * Calls — the call node `@reference.call`, the callee's name `@name`, optional `@receiver` (object or
+ *   qualifier: `self`, `obj`, `pkg`, `Type`, `a.b`). `@reference.new` for constructor expressions
+ *   (`new Foo()`), where `@name` is the type.
+ * Inheritance — `@reference.extends`, `@reference.implements`, or `@reference.inherits` (let the
+ *   target's kind decide) on the base type's name node, inside the inheriting definition; Rust's
+ *   `impl Trait for T` puts `@reference.implements` inside `@scope.impl`.
+ * Imports — `@import` on the statement, with `@import.source` (module path), optional
+ *   `@import.name` (one imported symbol), `@import.alias` (local name), `@import.wildcard` (any node:
+ *   marks a wildcard import).
+ * Package — `@package` on the declared package / namespace name (Java, Kotlin, C# file-scoped, Go).
+ * Type hints — `@hint` on the statement, `@hint.var` on the variable (or `self.x` attribute) and
+ *   `@hint.type` on the type name (constructor callee, declared type, annotation).
+ *
+ * Everything a query cannot say (module paths, import resolution) is a function here.
+ */
+import type { ImportFact } from "../index/facts.ts";
+
+/** What import resolution may look at: the repository's files. */
+export interface RepoFiles {
+  /** Every indexed path (relative, `/`-separated). */
+  has(path: string): boolean;
+  /** Files in one directory (not recursive). */
+  inDir(dir: string): string[];
+  /** Files declaring a package / namespace (from `@package`). */
+  inPackage(language: string, pkg: string): string[];
+  /** Paths ending with `/suffix` or equal to it. */
+  withSuffix(suffix: string): string[];
+}
+
+export interface LanguageSpec {
+  /** Stable language id: `python`, `typescript`, `csharp`, ... */
+  name: string;
+  /** Key of the grammar in grammars/mod.ts. */
+  grammar: string;
+  /** Lower-case file extensions with the dot. */
+  extensions: string[];
+  /** Contents of tags.scm. */
+  query: string;
+  /** Names that mean "this object": `self`, `this`, `cls`. */
+  selfNames: string[];
+  /** A bare call `m()` inside a class may call the class's own method (Java, C#, C++, Kotlin, Ruby). */
+  implicitThis: boolean;
+  /** How files see each other's top-level names without an import. */
+  packageScope: "directory" | "declared" | "global" | "none";
+  /** Doc comments: Python docstrings, or comments right above the definition. */
+  docStyle: "docstring" | "comments";
+  /** Module prefix of qualified names for a file (`pkg/mod.py` -> `pkg.mod`), given its package. */
+  moduleName(path: string, pkg: string | undefined): string;
+  /** Files an import's module path refers to (empty when outside the repository). */
+  resolveImport(imp: ImportFact, fromPath: string, repo: RepoFiles): string[];
+  /** Name an import of a whole module binds when it has no alias (`import a.b` binds `a.b`). */
+  moduleBinding?(source: string): string | undefined;
+  /** Tidy one import as captured (split `a.b.Foo` into source and name, ...). */
+  normalizeImport?(imp: ImportFact): ImportFact;
+  /** Method names so common in standard libraries that a unique match in the repo proves nothing. */
+  commonMethods?: string[];
+}
