@@ -244,7 +244,7 @@ export function typeName(text: string): string {
 
 /** `self .foo` / `this?.x` / `a::b` written with spaces: a compact dotted receiver. */
 function normalizeReceiver(text: string): string {
-  return text.replace(/\s+/g, "").replace(/\?\./g, ".").replace(/::/g, ".").replace(/->/g, ".");
+  return text.replace(/\s*(\?\.|\.|::|->)\s*/g, ".").replace(/\s+/g, " ").trim();
 }
 
 function unquote(text: string): string {

@@ -1,0 +1,112 @@
+/**
+ * The graph as cgraph writes it (the contract the tools, `ask` and outside checks rely on), built in
+ * memory from FileFacts before anything touches the database.
+ */
+import { createHash } from "node:crypto";
+import type { FileFacts, SymbolKind } from "./facts.ts";
+
+export interface FileNode {
+  id: string;
+  path: string;
+  name: string;
+  ext: string;
+  language: string;
+  hash: string;
+  lines: number;
+}
+
+export interface SymbolNode {
+  id: string;
+  name: string;
+  qualified_name: string;
+  kind: SymbolKind;
+  path: string;
+  line: number;
+  end_line: number;
+  signature: string;
+  doc: string;
+  language: string;
+  /** Words of the name and qualified name, lower case, for full-text search. */
+  words: string;
+}
+
+export type EdgeType = "DEFINES" | "CALLS" | "IMPORTS" | "EXTENDS" | "IMPLEMENTS";
+
+export interface Edge {
+  type: EdgeType;
+  from: string;
+  to: string;
+  /** Whether `from` is a File node (top-level calls, imports, file DEFINES). */
+  fromFile?: boolean;
+  toFile?: boolean;
+  line?: number;
+  count?: number;
+  /** How the target was found: 1 scope/import/self, 0.9 typed receiver, 0.7 unique name. */
+  confidence?: number;
+}
+
+export function shortHash(text: string): string {
+  return createHash("sha256").update(text).digest("hex").slice(0, 24);
+}
+
+export function fileId(path: string): string {
+  return shortHash(`file\0${path}`);
+}
+
+export function qualifiedName(module: string, local: string): string {
+  return module ? `${module}.${local}` : local;
+}
+
+/** Splits identifiers into lower-case words: `getUserName`, `get_user_name` -> get user name. */
+export function wordsOf(...names: string[]): string {
+  const words = new Set<string>();
+  for (const name of names) {
+    for (const part of name.split(/[^A-Za-z0-9]+/)) {
+      if (!part) continue;
+      words.add(part.toLowerCase());
+      for (const w of part.split(/(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])/)) {
+        if (w) words.add(w.toLowerCase());
+      }
+    }
+  }
+  return [...words].join(" ");
+}
+
+export function fileNode(f: FileFacts): FileNode {
+  const slash = f.path.lastIndexOf("/");
+  const name = f.path.slice(slash + 1);
+  const dot = name.lastIndexOf(".");
+  return {
+    id: fileId(f.path),
+    path: f.path,
+    name,
+    ext: dot > 0 ? name.slice(dot) : "",
+    language: f.language,
+    hash: f.hash,
+    lines: f.lines,
+  };
+}
+
+/** Symbol nodes of one file, in `defs` order; ids are stable while path, name and kind are. */
+export function symbolNodes(f: FileFacts): SymbolNode[] {
+  const seen = new Map<string, number>();
+  return f.defs.map((d) => {
+    const qualified = qualifiedName(f.module, d.local);
+    const key = `${f.path}\0${qualified}\0${d.kind}`;
+    const ordinal = seen.get(key) ?? 0;
+    seen.set(key, ordinal + 1);
+    return {
+      id: shortHash(ordinal ? `${key}\0${ordinal}` : key),
+      name: d.name,
+      qualified_name: qualified,
+      kind: d.kind,
+      path: f.path,
+      line: d.line,
+      end_line: d.endLine,
+      signature: d.signature,
+      doc: d.doc,
+      language: f.language,
+      words: wordsOf(d.name, qualified),
+    };
+  });
+}

@@ -1,0 +1,583 @@
+/**
+ * Call, import and inheritance resolution over the facts of the whole repository.
+ *
+ * A name is looked up by scope, never by bare name alone: the enclosing definitions of the same file
+ * (and, where a bare call may mean `this.m()`, the enclosing type and its bases), then what the file
+ * imports (following re-exports), then its package, then receiver hints (self/this, typed
+ * variables, type and module qualifiers), and only then a repository-wide unique name. A call that
+ * stays ambiguous is left out: a missing edge costs less than a wrong one.
+ *
+ * Pure and deterministic: the same facts always give the same edges, which is what makes an
+ * incremental run provably equal to a full one.
+ */
+import type { LanguageSpec, RepoFiles } from "../lang/spec.ts";
+import { dirOf } from "../lang/paths.ts";
+import type { DefFact, FileFacts } from "./facts.ts";
+import { TYPE_KINDS } from "./facts.ts";
+import { type Edge, fileId, symbolNodes, type SymbolNode } from "./model.ts";
+
+/** Languages whose files may call each other. */
+const FAMILY: Record<string, string> = { typescript: "js", tsx: "js", javascript: "js", cpp: "c", c: "c" };
+const familyOf = (language: string) => FAMILY[language] ?? language;
+
+const CONF_SCOPE = 1;
+const CONF_TYPED = 0.9;
+const CONF_UNIQUE = 0.7;
+const CONF_UNIQUE_METHOD = 0.5;
+const MAX_DEPTH = 6;
+
+interface DefRef {
+  file: FileFacts;
+  index: number;
+  def: DefFact;
+  node: SymbolNode;
+}
+
+interface Binding {
+  files: string[];
+  /** Imported symbol name; undefined for a module binding. */
+  name?: string;
+}
+
+interface FileScope {
+  facts: FileFacts;
+  spec: LanguageSpec;
+  refs: DefRef[];
+  /** Children by parent def index (-1 = file top level), by name. */
+  children: Map<number, Map<string, DefRef[]>>;
+  bindings?: Map<string, Binding[]>;
+  wildcards?: string[];
+  importEdges?: Edge[];
+}
+
+export interface Resolution {
+  /** Symbol nodes per file path. */
+  symbols: Map<string, SymbolNode[]>;
+  /** Edges per owning file (the file whose facts produced them). */
+  edges: Map<string, Edge[]>;
+}
+
+export function resolveAll(
+  allFacts: FileFacts[],
+  specOf: (language: string) => LanguageSpec | undefined,
+): Resolution {
+  return new Resolver(allFacts, specOf).run();
+}
+
+class Resolver {
+  readonly scopes = new Map<string, FileScope>();
+  readonly repo: RepoFiles;
+  /** Top-level (or namespace-level) definitions and all types, by family, by name. */
+  readonly globalNames = new Map<string, Map<string, DefRef[]>>();
+  readonly methodNames = new Map<string, Map<string, DefRef[]>>();
+  /** Members of a type, including methods attached by owner (Go receivers, Rust impls). */
+  readonly members = new Map<string, Map<string, DefRef[]>>();
+  readonly ownerType = new Map<string, DefRef>();
+  readonly bases = new Map<string, DefRef[]>();
+  readonly byId = new Map<string, DefRef>();
+
+  constructor(facts: FileFacts[], specOf: (language: string) => LanguageSpec | undefined) {
+    const sorted = [...facts].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    for (const f of sorted) {
+      const spec = specOf(f.language);
+      if (!spec) continue;
+      const nodes = symbolNodes(f);
+      const refs = f.defs.map((def, index) => ({ file: f, index, def, node: nodes[index] }));
+      const children = new Map<number, Map<string, DefRef[]>>();
+      for (const r of refs) push(children, r.def.parent, r.def.name, r);
+      this.scopes.set(f.path, { facts: f, spec, refs, children });
+      for (const r of refs) {
+        this.byId.set(r.node.id, r);
+        const fam = familyOf(f.language);
+        const parent = r.def.parent >= 0 ? f.defs[r.def.parent] : undefined;
+        if (TYPE_KINDS.has(r.def.kind) || !parent || parent.kind === "Module") {
+          if (!(r.def.owner && r.def.kind === "Method")) push(this.globalNames, fam, r.def.name, r);
+        }
+        if (r.def.kind === "Method") push(this.methodNames, fam, r.def.name, r);
+        if (parent && TYPE_KINDS.has(parent.kind)) push(this.members, refs[r.def.parent].node.id, r.def.name, r);
+      }
+    }
+    this.repo = repoFiles(sorted);
+  }
+
+  run(): Resolution {
+    // Owners and bases first: method lookups through self/this depend on them.
+    for (const scope of this.scopes.values()) this.attachOwners(scope);
+    const edges = new Map<string, Edge[]>();
+    for (const scope of this.scopes.values()) edges.set(scope.facts.path, this.inheritEdges(scope));
+    for (const scope of this.scopes.values()) {
+      const out = edges.get(scope.facts.path)!;
+      out.push(...this.definesEdges(scope), ...this.imports(scope), ...this.callEdges(scope));
+    }
+    const symbols = new Map<string, SymbolNode[]>();
+    for (const scope of this.scopes.values()) symbols.set(scope.facts.path, scope.refs.map((r) => r.node));
+    return { symbols, edges };
+  }
+
+  // ---- structure ------------------------------------------------------------------------------
+
+  attachOwners(scope: FileScope): void {
+    for (const r of scope.refs) {
+      if (!r.def.owner) continue;
+      const parent = r.def.parent >= 0 ? scope.refs[r.def.parent] : undefined;
+      if (parent && TYPE_KINDS.has(parent.def.kind) && parent.def.kind !== "Module") continue;
+      const types = this.lookup(scope, r.def.parent, r.def.owner, isType, false).refs;
+      if (types.length === 1 && types[0].node.id !== r.node.id) {
+        this.ownerType.set(r.node.id, types[0]);
+        push(this.members, types[0].node.id, r.def.name, r);
+      }
+    }
+  }
+
+  definesEdges(scope: FileScope): Edge[] {
+    const out: Edge[] = [];
+    const file = fileId(scope.facts.path);
+    for (const r of scope.refs) {
+      if (r.def.parent < 0) out.push({ type: "DEFINES", from: file, fromFile: true, to: r.node.id });
+      else out.push({ type: "DEFINES", from: scope.refs[r.def.parent].node.id, to: r.node.id });
+      const owner = this.ownerType.get(r.node.id);
+      if (owner) out.push({ type: "DEFINES", from: owner.node.id, to: r.node.id });
+    }
+    return out;
+  }
+
+  inheritEdges(scope: FileScope): Edge[] {
+    const out: Edge[] = [];
+    const seen = new Set<string>();
+    for (const h of scope.facts.inherits) {
+      let from: DefRef | undefined;
+      if (h.from >= 0) from = scope.refs[h.from];
+      else if (h.ownerName) {
+        const owners = this.lookup(scope, -1, h.ownerName, isType, false).refs;
+        from = owners.length === 1 ? owners[0] : undefined;
+      }
+      if (!from) continue;
+      const targets = this.resolveTypeRef(scope, from.def.parent, h.name).filter((t) =>
+        t.node.id !== from!.node.id
+      );
+      if (targets.length !== 1) continue;
+      const target = targets[0];
+      const type = h.relation === "extends"
+        ? "EXTENDS"
+        : h.relation === "implements"
+        ? "IMPLEMENTS"
+        : target.def.kind === "Interface" || target.def.kind === "Trait"
+        ? "IMPLEMENTS"
+        : "EXTENDS";
+      const key = `${type}\0${from.node.id}\0${target.node.id}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ type, from: from.node.id, to: target.node.id, line: h.line });
+      const list = this.bases.get(from.node.id);
+      if (list) list.push(target);
+      else this.bases.set(from.node.id, [target]);
+    }
+    return out;
+  }
+
+  imports(scope: FileScope): Edge[] {
+    this.bindingsOf(scope);
+    return scope.importEdges!;
+  }
+
+  /** Import bindings of a file (computed once): local name -> files (+ symbol name). */
+  bindingsOf(scope: FileScope): Map<string, Binding[]> {
+    if (scope.bindings) return scope.bindings;
+    const bindings = new Map<string, Binding[]>();
+    const wildcards: string[] = [];
+    const edges: Edge[] = [];
+    const seen = new Set<string>();
+    const from = fileId(scope.facts.path);
+    for (const imp of scope.facts.imports) {
+      const files = scope.spec.resolveImport(imp, scope.facts.path, this.repo)
+        .filter((p) => p !== scope.facts.path && this.scopes.has(p));
+      for (const p of files) {
+        if (seen.has(p)) continue;
+        seen.add(p);
+        edges.push({ type: "IMPORTS", from, fromFile: true, to: fileId(p), toFile: true, line: imp.line });
+      }
+      if (imp.wildcard) {
+        wildcards.push(...files);
+      } else if (imp.name) {
+        const local = imp.alias ?? imp.name;
+        const list = bindings.get(local) ?? [];
+        list.push({ files, name: imp.name });
+        bindings.set(local, list);
+      } else {
+        const local = imp.alias ?? scope.spec.moduleBinding?.(imp.source);
+        if (!local) continue;
+        const list = bindings.get(local) ?? [];
+        list.push({ files });
+        bindings.set(local, list);
+      }
+    }
+    scope.bindings = bindings;
+    scope.wildcards = [...new Set(wildcards)];
+    scope.importEdges = edges;
+    return bindings;
+  }
+
+  // ---- calls ----------------------------------------------------------------------------------
+
+  callEdges(scope: FileScope): Edge[] {
+    const byPair = new Map<string, Edge>();
+    const file = fileId(scope.facts.path);
+    for (const call of scope.facts.calls) {
+      const found = this.resolveCall(scope, call.from, call.name, call.receiver, call.isNew === true);
+      if (!found) continue;
+      const fromId = call.from >= 0 ? scope.refs[call.from].node.id : file;
+      for (const target of found.refs) {
+        if (target.node.id === fromId && call.receiver === undefined && !found.selfCall) continue;
+        const key = `${fromId}\0${target.node.id}`;
+        const prev = byPair.get(key);
+        if (prev) {
+          prev.count = (prev.count ?? 1) + 1;
+          prev.confidence = Math.max(prev.confidence ?? 0, found.confidence);
+        } else {
+          byPair.set(key, {
+            type: "CALLS",
+            from: fromId,
+            fromFile: call.from < 0 || undefined,
+            to: target.node.id,
+            line: call.line,
+            count: 1,
+            confidence: found.confidence,
+          });
+        }
+      }
+    }
+    return [...byPair.values()];
+  }
+
+  resolveCall(
+    scope: FileScope,
+    from: number,
+    name: string,
+    receiver: string | undefined,
+    isNew: boolean,
+  ): { refs: DefRef[]; confidence: number; selfCall?: boolean } | undefined {
+    const spec = scope.spec;
+    if (isNew) {
+      const types = receiver
+        ? this.memberOfQualifier(scope, from, receiver, name).filter(isType)
+        : this.resolveTypeRef(scope, from, name);
+      return types.length ? { refs: callable(types), confidence: CONF_SCOPE } : undefined;
+    }
+    if (receiver === undefined) {
+      if (spec.implicitThis) {
+        const type = this.enclosingType(scope, from);
+        if (type) {
+          const own = this.member(type, name);
+          if (own.length) return { refs: own, confidence: CONF_SCOPE, selfCall: true };
+        }
+      }
+      const found = this.lookup(scope, from, name, isCallable, true);
+      const refs = callable(found.refs);
+      return refs.length ? { refs, confidence: found.confidence } : undefined;
+    }
+
+    const head = receiver.split(".")[0];
+    if (spec.selfNames.includes(receiver)) {
+      const type = this.enclosingType(scope, from);
+      if (!type) return undefined;
+      const superCall = receiver === "super" || receiver === "base";
+      const refs = superCall
+        ? this.basesOf(type).flatMap((b) => this.member(b, name))
+        : this.member(type, name);
+      return refs.length ? { refs: callable(refs), confidence: CONF_SCOPE, selfCall: true } : undefined;
+    }
+
+    // A fresh object: `Foo().m()`, `new Foo().m()`.
+    const ctor = receiver.match(/^(?:new )?([\w.$]+)(?:<[^()]*>)?\([^()]*\)$/);
+    if (ctor) {
+      const refs = this.resolveTypeRef(scope, from, ctor[1]).flatMap((t) => this.memberOrConstructor(t, name));
+      if (refs.length) return { refs: callable(refs), confidence: CONF_TYPED };
+    }
+
+    // A variable whose type is known: typed parameter, constructor assignment, field.
+    const hinted = this.hintedType(scope, from, receiver);
+    if (hinted) {
+      const types = this.resolveTypeRef(scope, from, hinted);
+      const refs = types.flatMap((t) => this.memberOrConstructor(t, name));
+      if (refs.length) return { refs: callable(refs), confidence: CONF_TYPED };
+      if (types.length) return undefined; // known type, unknown member: an external base or a miss
+    }
+
+    if (!spec.selfNames.includes(head)) {
+      const qualified = this.memberOfQualifier(scope, from, receiver, name);
+      if (qualified.length) return { refs: callable(qualified), confidence: CONF_SCOPE };
+    }
+
+    // Last resort: a method name defined exactly once in the repository, and not a common one.
+    if (spec.commonMethods?.includes(name)) return undefined;
+    const methods = this.methodNames.get(familyOf(scope.facts.language))?.get(name) ?? [];
+    if (methods.length === 1 && name.length > 2) {
+      return { refs: methods, confidence: CONF_UNIQUE_METHOD };
+    }
+    return undefined;
+  }
+
+  /** `Q.name()` where Q is a module binding, an imported symbol, a type or a namespace. */
+  memberOfQualifier(scope: FileScope, from: number, qualifier: string, name: string): DefRef[] {
+    const bindings = this.bindingsOf(scope);
+    for (const key of [qualifier, qualifier.split(".")[0]]) {
+      const list = bindings.get(key);
+      if (!list) continue;
+      for (const b of list) {
+        if (key !== qualifier) continue; // only a full match binds the qualifier itself
+        if (b.name) {
+          const symbols = this.exported(b.files, b.name, 0);
+          const refs = symbols.flatMap((s) => this.memberOrConstructor(s, name));
+          if (refs.length) return refs;
+        }
+        const inModule = this.exported(b.files, name, 0);
+        if (inModule.length) return inModule;
+      }
+    }
+    const last = qualifier.split(".").pop()!;
+    const owners = this.lookup(scope, from, last, (r) => TYPE_KINDS.has(r.def.kind), true).refs;
+    const refs = owners.flatMap((o) => this.memberOrConstructor(o, name));
+    return refs;
+  }
+
+  memberOrConstructor(type: DefRef, name: string): DefRef[] {
+    if (!TYPE_KINDS.has(type.def.kind)) return [];
+    const found = this.member(type, name);
+    if (found.length) return found;
+    if (name === "new" && type.def.kind !== "Module") return [type];
+    return [];
+  }
+
+  // ---- lookup ---------------------------------------------------------------------------------
+
+  /**
+   * A name seen from a definition: enclosing scopes, imports, wildcard imports, package, and (with
+   * `unique`) a repository-wide unique name.
+   */
+  lookup(
+    scope: FileScope,
+    from: number,
+    name: string,
+    accept: (r: DefRef) => boolean,
+    unique: boolean,
+  ): { refs: DefRef[]; confidence: number } {
+    const pick = (refs: DefRef[], confidence: number) => {
+      const ok = refs.filter(accept);
+      return ok.length && sameSymbol(ok) ? { refs: ok, confidence } : undefined;
+    };
+    // 1. enclosing scopes of this file, innermost first
+    for (let at = from; ; at = scope.refs[at].def.parent) {
+      const isTypeScope = at >= 0 && TYPE_KINDS.has(scope.refs[at].def.kind) &&
+        scope.refs[at].def.kind !== "Module";
+      if (!isTypeScope || scope.spec.implicitThis || at === from) {
+        const hit = pick(scope.children.get(at)?.get(name) ?? [], CONF_SCOPE);
+        if (hit) return hit;
+      }
+      if (at < 0) break;
+    }
+    // 2. imported names
+    const bound = this.bindingsOf(scope).get(name);
+    if (bound) {
+      const refs = bound.flatMap((b) => (b.name ? this.exported(b.files, b.name, 0, name) : []));
+      const hit = pick(refs, CONF_SCOPE);
+      if (hit) return hit;
+    }
+    // 3. wildcard imports
+    const wild = pick(this.exported(scope.wildcards ?? [], name, 0), CONF_SCOPE);
+    if (wild) return wild;
+    // 4. same package
+    const pkgFiles = this.packageFiles(scope);
+    if (pkgFiles) {
+      const hit = pick(this.exported(pkgFiles, name, 0), CONF_SCOPE);
+      if (hit) return hit;
+    }
+    // 5. unique in the repository
+    if (unique) {
+      const all = (this.globalNames.get(familyOf(scope.facts.language))?.get(name) ?? []).filter(accept);
+      if (all.length && sameSymbol(all)) return { refs: all, confidence: CONF_UNIQUE };
+    }
+    return { refs: [], confidence: 0 };
+  }
+
+  /** Top-level definitions named `name` in files, following re-exports and `export *`. */
+  exported(files: string[], name: string, depth: number, alias?: string): DefRef[] {
+    if (depth > MAX_DEPTH) return [];
+    const out: DefRef[] = [];
+    for (const path of files) {
+      const scope = this.scopes.get(path);
+      if (!scope) continue;
+      let hits = scope.children.get(-1)?.get(name) ?? [];
+      if (!hits.length) {
+        // Namespace members (C#, C++) are reachable by their simple name through the file.
+        hits = scope.refs.filter((r) =>
+          r.def.name === name && r.def.parent >= 0 && scope.refs[r.def.parent].def.kind === "Module"
+        );
+      }
+      if (!hits.length && name === "default") {
+        const named = alias ? scope.children.get(-1)?.get(alias) ?? [] : [];
+        const top = scope.refs.filter((r) => r.def.parent < 0);
+        hits = named.length ? named : top.length === 1 ? top : [];
+      }
+      if (!hits.length) {
+        for (const b of this.bindingsOf(scope).get(name) ?? []) {
+          hits = hits.concat(this.exported(b.files, b.name ?? name, depth + 1));
+        }
+      }
+      if (!hits.length && scope.wildcards?.length) {
+        hits = this.exported(scope.wildcards, name, depth + 1);
+      }
+      out.push(...hits);
+    }
+    return out;
+  }
+
+  packageFiles(scope: FileScope): string[] | undefined {
+    const f = scope.facts;
+    switch (scope.spec.packageScope) {
+      case "directory":
+        return this.repo.inDir(dirOf(f.path)).filter((p) =>
+          p !== f.path && familyOf(this.scopes.get(p)!.facts.language) === familyOf(f.language)
+        );
+      case "declared": {
+        const pkg = packageOf(scope);
+        return pkg === undefined ? undefined : this.repo.inPackage(f.language, pkg).filter((p) => p !== f.path);
+      }
+      case "global":
+        return undefined; // covered by the unique-name step, which refuses ambiguity
+      default:
+        return undefined;
+    }
+  }
+
+  resolveTypeRef(scope: FileScope, from: number, written: string): DefRef[] {
+    const parts = written.replace(/::/g, ".").split(".").filter(Boolean);
+    const name = parts.pop();
+    if (!name) return [];
+    if (parts.length) {
+      const viaQualifier = this.memberOfQualifier(scope, from, parts.join("."), name).filter(isType);
+      if (viaQualifier.length) return viaQualifier;
+    }
+    return this.lookup(scope, from, name, isType, true).refs;
+  }
+
+  hintedType(scope: FileScope, from: number, variable: string): string | undefined {
+    const hints = scope.facts.hints;
+    if (!hints.length) return undefined;
+    const chain = new Set<number>();
+    for (let at = from; ; at = scope.refs[at].def.parent) {
+      chain.add(at);
+      if (at < 0) break;
+    }
+    const selfLike = /^(self|this|@)/.test(variable) || variable.startsWith("@");
+    const type = this.enclosingType(scope, from);
+    let best: { depth: number; type: string } | undefined;
+    for (const h of hints) {
+      if (h.variable !== variable) continue;
+      let depth: number;
+      if (chain.has(h.scope)) depth = depthOf(scope, h.scope);
+      else if (selfLike && type && type.file === scope.facts && this.within(scope, h.scope, type.index)) depth = -1;
+      else if (type && type.file === scope.facts && h.scope === type.index) depth = -1;
+      else continue;
+      if (!best || depth > best.depth) best = { depth, type: h.type };
+    }
+    return best?.type;
+  }
+
+  within(scope: FileScope, index: number, ancestor: number): boolean {
+    for (let at = index; at >= 0; at = scope.refs[at].def.parent) if (at === ancestor) return true;
+    return false;
+  }
+
+  enclosingType(scope: FileScope, from: number): DefRef | undefined {
+    for (let at = from; at >= 0; at = scope.refs[at].def.parent) {
+      const r = scope.refs[at];
+      const owner = this.ownerType.get(r.node.id);
+      if (owner) return owner;
+      if (TYPE_KINDS.has(r.def.kind) && r.def.kind !== "Module") return r;
+    }
+    return undefined;
+  }
+
+  member(type: DefRef, name: string, depth = 0, seen = new Set<string>()): DefRef[] {
+    if (depth > MAX_DEPTH || seen.has(type.node.id)) return [];
+    seen.add(type.node.id);
+    const own = this.members.get(type.node.id)?.get(name);
+    if (own?.length) return own;
+    for (const base of this.basesOf(type)) {
+      const found = this.member(base, name, depth + 1, seen);
+      if (found.length) return found;
+    }
+    return [];
+  }
+
+  basesOf(type: DefRef): DefRef[] {
+    return this.bases.get(type.node.id) ?? [];
+  }
+}
+
+function push<K, V>(map: Map<K, Map<string, V[]>>, key: K, name: string, value: V): void {
+  let inner = map.get(key);
+  if (!inner) map.set(key, inner = new Map());
+  const list = inner.get(name);
+  if (list) list.push(value);
+  else inner.set(name, [value]);
+}
+
+function isType(r: DefRef): boolean {
+  return TYPE_KINDS.has(r.def.kind);
+}
+
+function isCallable(r: DefRef): boolean {
+  return r.def.kind === "Function" || r.def.kind === "Method" || r.def.kind === "Class" ||
+    r.def.kind === "Struct";
+}
+
+/** Call targets: functions, methods, and types whose construction the call is. */
+function callable(refs: DefRef[]): DefRef[] {
+  return refs.filter(isCallable);
+}
+
+/** All candidates are one symbol (overloads, or a declaration and its definition). */
+function sameSymbol(refs: DefRef[]): boolean {
+  return refs.every((r) => r.node.qualified_name === refs[0].node.qualified_name);
+}
+
+function depthOf(scope: FileScope, index: number): number {
+  let d = 0;
+  for (let at = index; at >= 0; at = scope.refs[at].def.parent) d++;
+  return d;
+}
+
+function packageOf(scope: FileScope): string | undefined {
+  if (scope.facts.package) return scope.facts.package;
+  const mod = scope.refs.find((r) => r.def.parent < 0 && r.def.kind === "Module");
+  return mod?.node.qualified_name;
+}
+
+function repoFiles(facts: FileFacts[]): RepoFiles {
+  const paths = new Set(facts.map((f) => f.path));
+  const byDir = new Map<string, string[]>();
+  const byPackage = new Map<string, string[]>();
+  for (const f of facts) {
+    const dir = dirOf(f.path);
+    byDir.set(dir, [...(byDir.get(dir) ?? []), f.path]);
+    const pkgs = new Set<string>();
+    if (f.package) pkgs.add(f.package);
+    for (const d of f.defs) if (d.kind === "Module" && d.parent < 0) pkgs.add(qualifiedModule(f, d));
+    for (const pkg of pkgs) {
+      const key = `${f.language}\0${pkg}`;
+      byPackage.set(key, [...(byPackage.get(key) ?? []), f.path]);
+    }
+  }
+  const list = [...paths];
+  return {
+    has: (p) => paths.has(p),
+    inDir: (dir) => byDir.get(dir) ?? [],
+    inPackage: (language, pkg) => byPackage.get(`${language}\0${pkg}`) ?? [],
+    withSuffix: (suffix) => list.filter((p) => p === suffix || p.endsWith("/" + suffix)),
+  };
+}
+
+function qualifiedModule(f: FileFacts, d: DefFact): string {
+  return f.module ? `${f.module}.${d.local}` : d.local;
+}

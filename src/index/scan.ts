@@ -1,0 +1,65 @@
+/** Reads, hashes and analyzes files (the CPU-heavy part of indexing), skipping what cannot be read. */
+import type { FileFacts } from "./facts.ts";
+import { extractFacts, sha256 } from "./extract.ts";
+import type { Candidate, Skipped } from "./walk.ts";
+
+/** Files larger than this are skipped (and reported): generated code, bundles, data. */
+export function maxFileBytes(): number {
+  const n = Number(Deno.env.get("CGRAPH_MAX_FILE_BYTES"));
+  return Number.isFinite(n) && n > 0 ? n : 1024 * 1024;
+}
+
+export interface ReadFile {
+  candidate: Candidate;
+  bytes: Uint8Array;
+  hash: string;
+}
+
+/** Reads and hashes candidates; binary, oversized and unreadable files go to `skipped`. */
+export async function readCandidates(
+  candidates: Candidate[],
+  skipped: Skipped[],
+): Promise<ReadFile[]> {
+  const limit = maxFileBytes();
+  const out: ReadFile[] = [];
+  for (const c of candidates) {
+    let bytes: Uint8Array;
+    try {
+      const st = await Deno.stat(c.abs);
+      if (st.size > limit) {
+        skipped.push({ path: c.path, reason: `too large (${st.size} bytes > ${limit})` });
+        continue;
+      }
+      bytes = await Deno.readFile(c.abs);
+    } catch (err) {
+      skipped.push({ path: c.path, reason: `unreadable (${(err as Error).message})` });
+      continue;
+    }
+    if (looksBinary(bytes)) {
+      skipped.push({ path: c.path, reason: "binary" });
+      continue;
+    }
+    out.push({ candidate: c, bytes, hash: sha256(bytes) });
+  }
+  return out;
+}
+
+/** A NUL byte in the first 8 KiB marks a binary file, as git decides. */
+export function looksBinary(bytes: Uint8Array): boolean {
+  const n = Math.min(bytes.length, 8192);
+  for (let i = 0; i < n; i++) if (bytes[i] === 0) return true;
+  return false;
+}
+
+/** Analyzes files in this thread (the worker pool uses the same function per file). */
+export async function analyzeFiles(files: ReadFile[], skipped: Skipped[]): Promise<FileFacts[]> {
+  const out: FileFacts[] = [];
+  for (const f of files) {
+    try {
+      out.push(await extractFacts(f.candidate.language, f.candidate.path, f.bytes, f.hash));
+    } catch (err) {
+      skipped.push({ path: f.candidate.path, reason: `parse failed (${(err as Error).message})` });
+    }
+  }
+  return out;
+}

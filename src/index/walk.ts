@@ -1,0 +1,155 @@
+/**
+ * Which files a repository has: `git ls-files` in a git work tree (so .gitignore is respected),
+ * else a directory walk; both filtered by the default ignore list and CODE_GRAPH_IGNORE. Symlinks are
+ * followed only inside the root, and never into a loop.
+ */
+import { join, relative, resolve, sep } from "node:path";
+import { languageOf } from "../lang/registry.ts";
+import type { LanguageSpec } from "../lang/spec.ts";
+
+export const DEFAULT_IGNORES = [
+  "node_modules",
+  ".git",
+  ".hg",
+  ".svn",
+  "__pycache__",
+  ".venv",
+  "venv",
+  ".tox",
+  ".mypy_cache",
+  ".pytest_cache",
+  "vendor",
+  "dist",
+  "build",
+  "target",
+  "out",
+  ".next",
+  ".nuxt",
+  ".gradle",
+  ".idea",
+  ".vscode",
+  "bin",
+  "obj",
+  "coverage",
+  ".cgraph",
+];
+
+export interface Candidate {
+  path: string;
+  abs: string;
+  language: LanguageSpec;
+}
+
+export interface Skipped {
+  path: string;
+  reason: string;
+}
+
+export interface WalkResult {
+  files: Candidate[];
+  skipped: Skipped[];
+  /** Files without a supported language (counted, not listed). */
+  unsupported: number;
+}
+
+export function ignoreList(): Set<string> {
+  const extra = (Deno.env.get("CODE_GRAPH_IGNORE") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  return new Set([...DEFAULT_IGNORES, ...extra]);
+}
+
+export async function walkRepository(root: string): Promise<WalkResult> {
+  const ignores = ignoreList();
+  const listed = await gitFiles(root) ?? await walkDir(root, ignores);
+  const ignored = (p: string) => p.split("/").some((seg) => ignores.has(seg));
+  const paths = listed.filter((p) => !ignored(p)).sort();
+  // A `.h` file is C++ when the project has C++ sources.
+  const cppHeaders = paths.some((p) => /\.(cc|cpp|cxx|hpp|hh|hxx)$/i.test(p));
+  const result: WalkResult = { files: [], skipped: [], unsupported: 0 };
+  const realRoot = await Deno.realPath(root);
+  for (const path of paths) {
+    const language = languageOf(path, cppHeaders);
+    if (!language) {
+      result.unsupported++;
+      continue;
+    }
+    const abs = join(root, path);
+    try {
+      const st = await Deno.lstat(abs);
+      if (st.isSymlink) {
+        const real = await Deno.realPath(abs);
+        if (!isInside(realRoot, real)) {
+          result.skipped.push({ path, reason: "symlink outside the repository" });
+          continue;
+        }
+        if (!(await Deno.stat(real)).isFile) continue;
+      } else if (!st.isFile) continue;
+    } catch (err) {
+      result.skipped.push({ path, reason: brokenReason(err) });
+      continue;
+    }
+    result.files.push({ path, abs, language });
+  }
+  return result;
+}
+
+function brokenReason(err: unknown): string {
+  if (err instanceof Deno.errors.NotFound) return "broken symlink or vanished file";
+  if (err instanceof Deno.errors.PermissionDenied) return "unreadable (permission denied)";
+  if (err instanceof Error && /loop|ELOOP/i.test(err.message)) return "symlink loop";
+  return `unreadable (${err instanceof Error ? err.message : String(err)})`;
+}
+
+function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (!rel.startsWith("..") && !rel.startsWith(sep) && !/^[a-zA-Z]:/.test(rel));
+}
+
+/** Tracked and untracked-but-not-ignored files, or undefined outside a git work tree. */
+async function gitFiles(root: string): Promise<string[] | undefined> {
+  try {
+    const out = await new Deno.Command("git", {
+      args: ["-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+      stdout: "piped",
+      stderr: "null",
+      env: { GIT_OPTIONAL_LOCKS: "0" },
+    }).output();
+    if (!out.success) return undefined;
+    const text = new TextDecoder().decode(out.stdout);
+    // ls-files lists deleted-but-tracked files too; existence is checked by the caller.
+    return [...new Set(text.split("\0").filter(Boolean))];
+  } catch {
+    return undefined; // git not installed
+  }
+}
+
+async function walkDir(root: string, ignores: Set<string>): Promise<string[]> {
+  const out: string[] = [];
+  const visited = new Set<string>();
+  const realRoot = await Deno.realPath(root);
+  const stack = [realRoot];
+  const rootAbs = resolve(root);
+  while (stack.length) {
+    const dir = stack.pop()!;
+    const real = await Deno.realPath(dir).catch(() => undefined);
+    if (!real || visited.has(real) || !isInside(realRoot, real)) continue;
+    visited.add(real);
+    let entries: Deno.DirEntry[];
+    try {
+      entries = await Array.fromAsync(Deno.readDir(dir));
+    } catch {
+      continue; // unreadable directory: skipped, the rest still indexes
+    }
+    for (const e of entries) {
+      if (ignores.has(e.name)) continue;
+      const abs = join(dir, e.name);
+      if (e.isDirectory) stack.push(abs);
+      else if (e.isSymlink) {
+        const target = await Deno.stat(abs).catch(() => undefined);
+        if (target?.isDirectory) stack.push(abs);
+        else out.push(relative(realRoot, abs).split(sep).join("/"));
+      } else if (e.isFile) out.push(relative(realRoot, abs).split(sep).join("/"));
+    }
+  }
+  void rootAbs;
+  return out;
+}
