@@ -55,9 +55,12 @@ export class Db {
     };
     let client: FalkorDB;
     try {
-      // deno-lint-ignore no-explicit-any
-      client = await deadline(FalkorDB.connect(options as any), timeoutMs + 1000, () =>
-        unreachable(endpoint, `no answer within ${timeoutMs} ms`));
+      client = await deadline(
+        // deno-lint-ignore no-explicit-any
+        FalkorDB.connect(options as any),
+        timeoutMs + 1000,
+        () => unreachable(endpoint, `no answer within ${timeoutMs} ms`),
+      );
     } catch (err) {
       throw err instanceof CgraphError ? err : unreachable(endpoint, messageOf(err));
     }
@@ -68,8 +71,18 @@ export class Db {
     return address(this.endpoint);
   }
 
+  /** True once close() was called. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
   /** Runs Cypher on a graph; returns rows as objects keyed by the RETURN aliases. */
-  async query(graph: string, cypher: string, params?: Params, opts: QueryOptions = {}): Promise<Row[]> {
+  async query(
+    graph: string,
+    cypher: string,
+    params?: Params,
+    opts: QueryOptions = {},
+  ): Promise<Row[]> {
     const g = this.client.selectGraph(graph);
     const options = { params: params as never, TIMEOUT: opts.serverTimeoutMs };
     const ms = opts.timeoutMs ?? (opts.readOnly ? READ_TIMEOUT_MS : WRITE_TIMEOUT_MS);

@@ -19,7 +19,9 @@ export interface Endpoint {
 export const DEFAULT_PORT = 6379;
 
 /** Reads FALKORDB_URL, or FALKORDB_HOST / _PORT / _USERNAME / _PASSWORD; undefined when unset. */
-export function configuredEndpoint(env: (k: string) => string | undefined = Deno.env.get): Endpoint | undefined {
+export function configuredEndpoint(
+  env: (k: string) => string | undefined = Deno.env.get,
+): Endpoint | undefined {
   const url = env("FALKORDB_URL")?.trim();
   if (url) return parseUrl(url);
   const host = env("FALKORDB_HOST")?.trim();
@@ -65,7 +67,10 @@ export function parseUrl(raw: string): Endpoint {
 function parsePort(raw: string, name: string): number {
   const port = Number(raw);
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    throw new CgraphError(`${name} has an invalid port: ${raw}`, "A port is a number from 1 to 65535.");
+    throw new CgraphError(
+      `${name} has an invalid port: ${raw}`,
+      "A port is a number from 1 to 65535.",
+    );
   }
   return port;
 }

@@ -71,15 +71,24 @@ export function firstLine(text: string): string {
   return text.split("\n").map((l) => l.trim()).find((l) => l.length > 0) ?? "";
 }
 
-/** True when a process with this pid exists (signal 0 probe). */
+/** True when a process with this pid exists (signal 0 probe) and is not a zombie. */
 export function isAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
-    return (err as { code?: string }).code === "EPERM";
+    if ((err as { code?: string }).code !== "EPERM") return false;
   }
+  if (Deno.build.os === "linux") {
+    // An exited daemon stays a zombie until init reaps it; it is gone all the same.
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+      return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+    } catch {
+      return false;
+    }
+  }
+  return true;
 }
 
 /** The command line of a running process, or undefined when it is gone or unknown. */
