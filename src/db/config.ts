@@ -59,7 +59,7 @@ export function parseUrl(raw: string): Endpoint {
     port: url.port ? parsePort(url.port, "FALKORDB_URL") : DEFAULT_PORT,
     username: url.username ? decodeURIComponent(url.username) : undefined,
     password: url.password ? decodeURIComponent(url.password) : undefined,
-    tls: scheme.endsWith("s"),
+    tls: scheme === "rediss" || scheme === "falkors",
     origin: "FALKORDB_URL",
   };
 }

@@ -206,6 +206,7 @@ async function retireStale(paths: EmbeddedPaths, state?: InstanceState): Promise
 /** SIGTERM (a clean shutdown for Redis), then SIGKILL if it is still there after `graceMs`. */
 async function terminate(pid: number, graceMs = 10_000): Promise<boolean> {
   signal(pid, "SIGTERM");
+  signal(pid, "SIGCONT"); // a stopped process handles SIGTERM only once it runs again
   if (await poll(() => Promise.resolve(isAlive(pid) ? undefined : true), graceMs, 50)) return true;
   signal(pid, "SIGKILL");
   return (await poll(() => Promise.resolve(isAlive(pid) ? undefined : true), 3000, 50)) ?? false;
@@ -391,7 +392,6 @@ export async function stopEmbedded(dataDir: string): Promise<StopResult> {
     }
     await Deno.remove(paths.stateFile).catch(() => {});
     await Deno.remove(paths.pidFile).catch(() => {});
-    await sleep(0);
     return {
       stopped: true,
       detail: `stopped the embedded FalkorDB (pid ${pid}${state ? `, port ${state.port}` : ""})`,
