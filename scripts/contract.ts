@@ -17,7 +17,9 @@ for (const dir of Deno.args.filter((a) => !a.startsWith("--"))) {
   const facts = await analyzeFiles(read, walk.skipped);
   const view = viewOfResolution(facts, resolveAll(facts, languageByName));
   if (showEdges) {
-    for (const e of view.edges.filter((e) => e.type !== "DEFINES")) console.log(`${e.type} ${e.from} -> ${e.to}`);
+    for (const e of view.edges.filter((e) => e.type !== "DEFINES")) {
+      console.log(`${e.type} ${e.from} -> ${e.to}`);
+    }
   }
   const problems = checkContract(await readContract(dir), view);
   console.log(`${dir}: ${problems.length ? `${problems.length} problem(s)` : "contract holds"}`);

@@ -13,13 +13,27 @@ for (const file of Deno.args) {
     continue;
   }
   const facts = await extractFacts(spec, relative(Deno.cwd(), file), await Deno.readFile(file));
-  console.log(`== ${facts.path} (${facts.language}) module=${facts.module} package=${facts.package ?? "-"} errors=${facts.parseErrors}`);
+  console.log(
+    `== ${facts.path} (${facts.language}) module=${facts.module} package=${
+      facts.package ?? "-"
+    } errors=${facts.parseErrors}`,
+  );
   for (const [i, d] of facts.defs.entries()) {
-    console.log(`def#${i} ${d.kind} ${d.local} L${d.line}-${d.endLine} parent=${d.parent}${d.owner ? ` owner=${d.owner}` : ""} sig=${JSON.stringify(d.signature)}${d.doc ? ` doc=${JSON.stringify(d.doc.slice(0, 60))}` : ""}`);
+    console.log(
+      `def#${i} ${d.kind} ${d.local} L${d.line}-${d.endLine} parent=${d.parent}${
+        d.owner ? ` owner=${d.owner}` : ""
+      } sig=${JSON.stringify(d.signature)}${
+        d.doc ? ` doc=${JSON.stringify(d.doc.slice(0, 60))}` : ""
+      }`,
+    );
   }
   for (const c of facts.calls) {
     const from = c.from >= 0 ? facts.defs[c.from].local : "<file>";
-    console.log(`call ${from} -> ${c.receiver ? c.receiver + "." : ""}${c.name}${c.isNew ? " (new)" : ""} L${c.line}`);
+    console.log(
+      `call ${from} -> ${c.receiver ? c.receiver + "." : ""}${c.name}${
+        c.isNew ? " (new)" : ""
+      } L${c.line}`,
+    );
   }
   for (const i of facts.imports) console.log(`import ${JSON.stringify(i)}`);
   for (const h of facts.inherits) {

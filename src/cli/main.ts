@@ -6,8 +6,10 @@ import { describeError } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import type { Command } from "./command.ts";
 import { dbCommand } from "./db.ts";
+import { indexCommand } from "./index_cmd.ts";
 
 const COMMANDS: Command[] = [
+  indexCommand,
   dbCommand,
 ];
 

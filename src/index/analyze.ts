@@ -112,7 +112,9 @@ export function analyze(
   }
 
   // Containers in document order, so a parent always precedes its children.
-  containers.sort((a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex);
+  containers.sort((a, b) =>
+    a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex
+  );
   const parentOf = containers.map((c, i) => innermost(containers, c.node, i));
 
   const defs: DefFact[] = [];
@@ -172,7 +174,13 @@ export function analyze(
     const from = defIndexAt(node, true);
     const impl = implAt(containers, node);
     if (impl && (from < 0 || contains(containers.find((c) => c.def === from)!.node, impl.node))) {
-      inherits.push({ from: -1, ownerName: impl.name, name: node.text.trim(), relation, line: row(node) });
+      inherits.push({
+        from: -1,
+        ownerName: impl.name,
+        name: node.text.trim(),
+        relation,
+        line: row(node),
+      });
     } else if (from >= 0) {
       inherits.push({ from, name: node.text.trim(), relation, line: row(node) });
     }

@@ -64,7 +64,11 @@ export function wordsOf(...names: string[]): string {
     for (const part of name.split(/[^A-Za-z0-9]+/)) {
       if (!part) continue;
       words.add(part.toLowerCase());
-      for (const w of part.split(/(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])/)) {
+      for (
+        const w of part.split(
+          /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])/,
+        )
+      ) {
         if (w) words.add(w.toLowerCase());
       }
     }

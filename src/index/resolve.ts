@@ -14,10 +14,16 @@ import type { LanguageSpec, RepoFiles } from "../lang/spec.ts";
 import { dirOf } from "../lang/paths.ts";
 import type { DefFact, FileFacts } from "./facts.ts";
 import { TYPE_KINDS } from "./facts.ts";
-import { type Edge, fileId, symbolNodes, type SymbolNode } from "./model.ts";
+import { type Edge, fileId, type SymbolNode, symbolNodes } from "./model.ts";
 
 /** Languages whose files may call each other. */
-const FAMILY: Record<string, string> = { typescript: "js", tsx: "js", javascript: "js", cpp: "c", c: "c" };
+const FAMILY: Record<string, string> = {
+  typescript: "js",
+  tsx: "js",
+  javascript: "js",
+  cpp: "c",
+  c: "c",
+};
 const familyOf = (language: string) => FAMILY[language] ?? language;
 
 const CONF_SCOPE = 1;
@@ -94,7 +100,9 @@ class Resolver {
           if (!(r.def.owner && r.def.kind === "Method")) push(this.globalNames, fam, r.def.name, r);
         }
         if (r.def.kind === "Method") push(this.methodNames, fam, r.def.name, r);
-        if (parent && TYPE_KINDS.has(parent.kind)) push(this.members, refs[r.def.parent].node.id, r.def.name, r);
+        if (parent && TYPE_KINDS.has(parent.kind)) {
+          push(this.members, refs[r.def.parent].node.id, r.def.name, r);
+        }
       }
     }
     this.repo = repoFiles(sorted);
@@ -110,7 +118,12 @@ class Resolver {
       out.push(...this.definesEdges(scope), ...this.imports(scope), ...this.callEdges(scope));
     }
     const symbols = new Map<string, SymbolNode[]>();
-    for (const scope of this.scopes.values()) symbols.set(scope.facts.path, scope.refs.map((r) => r.node));
+    for (const scope of this.scopes.values()) {
+      symbols.set(
+        scope.facts.path,
+        scope.refs.map((r) => r.node),
+      );
+    }
     return { symbols, edges };
   }
 
@@ -133,8 +146,9 @@ class Resolver {
     const out: Edge[] = [];
     const file = fileId(scope.facts.path);
     for (const r of scope.refs) {
-      if (r.def.parent < 0) out.push({ type: "DEFINES", from: file, fromFile: true, to: r.node.id });
-      else out.push({ type: "DEFINES", from: scope.refs[r.def.parent].node.id, to: r.node.id });
+      if (r.def.parent < 0) {
+        out.push({ type: "DEFINES", from: file, fromFile: true, to: r.node.id });
+      } else out.push({ type: "DEFINES", from: scope.refs[r.def.parent].node.id, to: r.node.id });
       const owner = this.ownerType.get(r.node.id);
       if (owner) out.push({ type: "DEFINES", from: owner.node.id, to: r.node.id });
     }
@@ -194,7 +208,14 @@ class Resolver {
       for (const p of files) {
         if (seen.has(p)) continue;
         seen.add(p);
-        edges.push({ type: "IMPORTS", from, fromFile: true, to: fileId(p), toFile: true, line: imp.line });
+        edges.push({
+          type: "IMPORTS",
+          from,
+          fromFile: true,
+          to: fileId(p),
+          toFile: true,
+          line: imp.line,
+        });
       }
       if (imp.wildcard) {
         wildcards.push(...files);
@@ -223,7 +244,13 @@ class Resolver {
     const byPair = new Map<string, Edge>();
     const file = fileId(scope.facts.path);
     for (const call of scope.facts.calls) {
-      const found = this.resolveCall(scope, call.from, call.name, call.receiver, call.isNew === true);
+      const found = this.resolveCall(
+        scope,
+        call.from,
+        call.name,
+        call.receiver,
+        call.isNew === true,
+      );
       if (!found) continue;
       const fromId = call.from >= 0 ? scope.refs[call.from].node.id : file;
       for (const target of found.refs) {
@@ -284,13 +311,17 @@ class Resolver {
       const refs = superCall
         ? this.basesOf(type).flatMap((b) => this.member(b, name))
         : this.member(type, name);
-      return refs.length ? { refs: callable(refs), confidence: CONF_SCOPE, selfCall: true } : undefined;
+      return refs.length
+        ? { refs: callable(refs), confidence: CONF_SCOPE, selfCall: true }
+        : undefined;
     }
 
     // A fresh object: `Foo().m()`, `new Foo().m()`.
     const ctor = receiver.match(/^(?:new )?([\w.$]+)(?:<[^()]*>)?\([^()]*\)$/);
     if (ctor) {
-      const refs = this.resolveTypeRef(scope, from, ctor[1]).flatMap((t) => this.memberOrConstructor(t, name));
+      const refs = this.resolveTypeRef(scope, from, ctor[1]).flatMap((t) =>
+        this.memberOrConstructor(t, name)
+      );
       if (refs.length) return { refs: callable(refs), confidence: CONF_TYPED };
     }
 
@@ -366,7 +397,7 @@ class Resolver {
       return ok.length && sameSymbol(ok) ? { refs: ok, confidence } : undefined;
     };
     // 1. enclosing scopes of this file, innermost first
-    for (let at = from; ; at = scope.refs[at].def.parent) {
+    for (let at = from;; at = scope.refs[at].def.parent) {
       const isTypeScope = at >= 0 && TYPE_KINDS.has(scope.refs[at].def.kind) &&
         scope.refs[at].def.kind !== "Module";
       if (!isTypeScope || scope.spec.implicitThis || at === from) {
@@ -393,7 +424,9 @@ class Resolver {
     }
     // 5. unique in the repository
     if (unique) {
-      const all = (this.globalNames.get(familyOf(scope.facts.language))?.get(name) ?? []).filter(accept);
+      const all = (this.globalNames.get(familyOf(scope.facts.language))?.get(name) ?? []).filter(
+        accept,
+      );
       if (all.length && sameSymbol(all)) return { refs: all, confidence: CONF_UNIQUE };
     }
     return { refs: [], confidence: 0 };
@@ -440,7 +473,9 @@ class Resolver {
         );
       case "declared": {
         const pkg = packageOf(scope);
-        return pkg === undefined ? undefined : this.repo.inPackage(f.language, pkg).filter((p) => p !== f.path);
+        return pkg === undefined
+          ? undefined
+          : this.repo.inPackage(f.language, pkg).filter((p) => p !== f.path);
       }
       case "global":
         return undefined; // covered by the unique-name step, which refuses ambiguity
@@ -454,7 +489,9 @@ class Resolver {
     const name = parts.pop();
     if (!name) return [];
     if (parts.length) {
-      const viaQualifier = this.memberOfQualifier(scope, from, parts.join("."), name).filter(isType);
+      const viaQualifier = this.memberOfQualifier(scope, from, parts.join("."), name).filter(
+        isType,
+      );
       if (viaQualifier.length) return viaQualifier;
     }
     return this.lookup(scope, from, name, isType, true).refs;
@@ -464,7 +501,7 @@ class Resolver {
     const hints = scope.facts.hints;
     if (!hints.length) return undefined;
     const chain = new Set<number>();
-    for (let at = from; ; at = scope.refs[at].def.parent) {
+    for (let at = from;; at = scope.refs[at].def.parent) {
       chain.add(at);
       if (at < 0) break;
     }
@@ -475,7 +512,9 @@ class Resolver {
       if (h.variable !== variable) continue;
       let depth: number;
       if (chain.has(h.scope)) depth = depthOf(scope, h.scope);
-      else if (selfLike && type && type.file === scope.facts && this.within(scope, h.scope, type.index)) depth = -1;
+      else if (
+        selfLike && type && type.file === scope.facts && this.within(scope, h.scope, type.index)
+      ) depth = -1;
       else if (type && type.file === scope.facts && h.scope === type.index) depth = -1;
       else continue;
       if (!best || depth > best.depth) best = { depth, type: h.type };
@@ -563,7 +602,9 @@ function repoFiles(facts: FileFacts[]): RepoFiles {
     byDir.set(dir, [...(byDir.get(dir) ?? []), f.path]);
     const pkgs = new Set<string>();
     if (f.package) pkgs.add(f.package);
-    for (const d of f.defs) if (d.kind === "Module" && d.parent < 0) pkgs.add(qualifiedModule(f, d));
+    for (const d of f.defs) {
+      if (d.kind === "Module" && d.parent < 0) pkgs.add(qualifiedModule(f, d));
+    }
     for (const pkg of pkgs) {
       const key = `${f.language}\0${pkg}`;
       byPackage.set(key, [...(byPackage.get(key) ?? []), f.path]);

@@ -13,6 +13,9 @@ export interface ReadFile {
   candidate: Candidate;
   bytes: Uint8Array;
   hash: string;
+  size: number;
+  /** Modification time in ms (0 when the platform has none). */
+  mtime: number;
 }
 
 /** Reads and hashes candidates; binary, oversized and unreadable files go to `skipped`. */
@@ -24,8 +27,9 @@ export async function readCandidates(
   const out: ReadFile[] = [];
   for (const c of candidates) {
     let bytes: Uint8Array;
+    let st: Deno.FileInfo;
     try {
-      const st = await Deno.stat(c.abs);
+      st = await Deno.stat(c.abs);
       if (st.size > limit) {
         skipped.push({ path: c.path, reason: `too large (${st.size} bytes > ${limit})` });
         continue;
@@ -39,7 +43,13 @@ export async function readCandidates(
       skipped.push({ path: c.path, reason: "binary" });
       continue;
     }
-    out.push({ candidate: c, bytes, hash: sha256(bytes) });
+    out.push({
+      candidate: c,
+      bytes,
+      hash: sha256(bytes),
+      size: st.size,
+      mtime: st.mtime?.getTime() ?? 0,
+    });
   }
   return out;
 }

@@ -53,7 +53,9 @@ export interface WalkResult {
 }
 
 export function ignoreList(): Set<string> {
-  const extra = (Deno.env.get("CODE_GRAPH_IGNORE") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const extra = (Deno.env.get("CODE_GRAPH_IGNORE") ?? "").split(",").map((s) => s.trim()).filter(
+    Boolean,
+  );
   return new Set([...DEFAULT_IGNORES, ...extra]);
 }
 

@@ -26,6 +26,7 @@
  * Everything a query cannot say (module paths, import resolution) is a function here.
  */
 import type { ImportFact } from "../index/facts.ts";
+export type { ImportFact };
 
 /** What import resolution may look at: the repository's files. */
 export interface RepoFiles {

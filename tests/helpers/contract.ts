@@ -73,18 +73,30 @@ export function checkContract(c: Contract, view: GraphView): string[] {
   for (const [q, d] of Object.entries(c.definitions ?? {})) {
     const found = view.defs.filter((x) => x.qualified === q);
     if (found.length === 0) problems.push(`definition ${q}: not found`);
-    else if (!found.some((x) => x.kind === d.kind && x.path === d.path && (d.line === undefined || x.line === d.line))) {
+    else if (
+      !found.some((x) =>
+        x.kind === d.kind && x.path === d.path && (d.line === undefined || x.line === d.line)
+      )
+    ) {
       const got = found.map((x) => `${x.kind} ${x.path}:${x.line}`).join("; ");
       problems.push(`definition ${q}: expected ${d.kind} ${d.path}:${d.line ?? "?"}, got ${got}`);
     }
   }
-  for (const [from, list] of Object.entries(c.callees ?? {})) sameSet(`callees of ${from}`, list, out("CALLS", from));
-  for (const [to, list] of Object.entries(c.callers ?? {})) sameSet(`callers of ${to}`, list, into("CALLS", to));
+  for (const [from, list] of Object.entries(c.callees ?? {})) {
+    sameSet(`callees of ${from}`, list, out("CALLS", from));
+  }
+  for (const [to, list] of Object.entries(c.callers ?? {})) {
+    sameSet(`callers of ${to}`, list, into("CALLS", to));
+  }
   for (const [from, to] of c.absent ?? []) {
     if (out("CALLS", from).includes(to)) problems.push(`decoy edge present: ${from} -> ${to}`);
   }
-  for (const [from, list] of Object.entries(c.imports ?? {})) sameSet(`imports of ${from}`, list, out("IMPORTS", from));
-  for (const [from, list] of Object.entries(c.extends ?? {})) sameSet(`extends of ${from}`, list, out("EXTENDS", from));
+  for (const [from, list] of Object.entries(c.imports ?? {})) {
+    sameSet(`imports of ${from}`, list, out("IMPORTS", from));
+  }
+  for (const [from, list] of Object.entries(c.extends ?? {})) {
+    sameSet(`extends of ${from}`, list, out("EXTENDS", from));
+  }
   for (const [from, list] of Object.entries(c.implements ?? {})) {
     sameSet(`implements of ${from}`, list, out("IMPLEMENTS", from));
   }
@@ -96,7 +108,11 @@ export function checkContract(c: Contract, view: GraphView): string[] {
     }
     const valid = p.path.every((n, i) => i === 0 || out("CALLS", p.path[i - 1]).includes(n));
     if (!valid || shortest.length !== p.path.length) {
-      problems.push(`path ${p.from} -> ${p.to}: expected ${p.path.join(" -> ")}, shortest is ${shortest.join(" -> ")}`);
+      problems.push(
+        `path ${p.from} -> ${p.to}: expected ${p.path.join(" -> ")}, shortest is ${
+          shortest.join(" -> ")
+        }`,
+      );
     }
   }
   return problems;
@@ -104,7 +120,9 @@ export function checkContract(c: Contract, view: GraphView): string[] {
 
 export function shortestCallPath(view: GraphView, from: string, to: string): string[] | undefined {
   const next = new Map<string, string[]>();
-  for (const e of view.edges) if (e.type === "CALLS") next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+  for (const e of view.edges) {
+    if (e.type === "CALLS") next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+  }
   const prev = new Map<string, string>([[from, ""]]);
   const queue = [from];
   while (queue.length) {
@@ -136,7 +154,11 @@ export function viewOfResolution(facts: FileFacts[], res: Resolution): GraphView
   const edgeCounts: Record<string, number> = {};
   for (const list of res.edges.values()) {
     for (const e of list) {
-      edges.push({ type: e.type, from: nameOf.get(e.from) ?? e.from, to: nameOf.get(e.to) ?? e.to });
+      edges.push({
+        type: e.type,
+        from: nameOf.get(e.from) ?? e.from,
+        to: nameOf.get(e.to) ?? e.to,
+      });
       edgeCounts[e.type] = (edgeCounts[e.type] ?? 0) + 1;
     }
   }

@@ -1,0 +1,361 @@
+/**
+ * Indexing a (project, branch): full or incremental, with the guarantees agents rely on.
+ *
+ * - Full: builds into a staging graph and renames it over the live one, so readers never see a
+ *   half-built graph and a crash leaves the previous graph in place.
+ * - Incremental (default once a graph exists): hashes every file, re-analyzes only what changed,
+ *   re-resolves the whole repository in memory from cached facts, and rewrites exactly the edges
+ *   whose resolution changed, so the result equals a full index of the same tree.
+ * - The hash map and facts cache are written only after the graph; a run interrupted mid-way leaves
+ *   a marker that makes the next run full.
+ */
+import { createHash } from "node:crypto";
+import type { Db } from "../db/client.ts";
+import * as Q from "../db/cypher.ts";
+import { languageByName } from "../lang/registry.ts";
+import { log } from "../log.ts";
+import { bindProject } from "../project/catalog.ts";
+import type { ProjectRef } from "../project/identity.ts";
+import { VERSION } from "../version.ts";
+import type { FileFacts } from "./facts.ts";
+import { withLock } from "./lock.ts";
+import { type Edge, fileNode } from "./model.ts";
+import { analyzeParallel } from "./pool.ts";
+import { type Resolution, resolveAll } from "./resolve.ts";
+import { readCandidates, type ReadFile } from "./scan.ts";
+import { type Skipped, walkRepository } from "./walk.ts";
+import { GraphWriter } from "./writer.ts";
+
+export type IndexMode = "full" | "incremental";
+
+export interface Progress {
+  phase: "scan" | "parse" | "resolve" | "write" | "done";
+  done: number;
+  total: number;
+}
+
+export interface IndexOptions {
+  full?: boolean;
+  onProgress?: (p: Progress) => void;
+}
+
+export interface IndexSummary {
+  project: string;
+  branch: string;
+  graph: string;
+  root: string;
+  commit?: string;
+  mode: IndexMode;
+  files: {
+    scanned: number;
+    added: string[];
+    modified: string[];
+    deleted: string[];
+    unchanged: number;
+    skipped: Skipped[];
+    unsupported: number;
+    parseErrors: number;
+  };
+  symbols: Record<string, number>;
+  edges: Record<string, number>;
+  durationMs: number;
+  filesPerSecond: number;
+  warnings: string[];
+}
+
+export async function indexProject(
+  db: Db,
+  ref: ProjectRef,
+  opts: IndexOptions = {},
+): Promise<IndexSummary> {
+  await bindProject(db, ref);
+  const what = `${ref.project}:${ref.branch}`;
+  return await withLock(db, ref.keys.lock, what, () => run(db, ref, opts));
+}
+
+async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSummary> {
+  const started = performance.now();
+  const progress = opts.onProgress ?? (() => {});
+  const warnings: string[] = [];
+  progress({ phase: "scan", done: 0, total: 0 });
+  const walk = await walkRepository(ref.root);
+  const skipped = walk.skipped;
+  const read = await readCandidates(walk.files, skipped);
+  const current = new Map(read.map((f) => [f.candidate.path, f]));
+
+  const previous = await previousState(db, ref, opts.full === true, warnings);
+  const summary: IndexSummary = {
+    project: ref.project,
+    branch: ref.branch,
+    graph: ref.keys.graph,
+    root: ref.root,
+    commit: ref.commit,
+    mode: previous ? "incremental" : "full",
+    files: {
+      scanned: read.length,
+      added: [],
+      modified: [],
+      deleted: [],
+      unchanged: 0,
+      skipped,
+      unsupported: walk.unsupported,
+      parseErrors: 0,
+    },
+    symbols: {},
+    edges: {},
+    durationMs: 0,
+    filesPerSecond: 0,
+    warnings,
+  };
+
+  if (previous) await incremental(db, ref, current, previous, summary, progress);
+  else await full(db, ref, read, summary, progress);
+
+  const counts = await graphCounts(db, ref.keys.graph);
+  summary.symbols = counts.symbols;
+  summary.edges = counts.edges;
+  await writeInfo(
+    db,
+    ref,
+    summary,
+    counts.files,
+    statDigestOf(read.map((f) => ({ path: f.candidate.path, size: f.size, mtime: f.mtime }))),
+  );
+  summary.durationMs = Math.round(performance.now() - started);
+  summary.filesPerSecond = Math.round(read.length / Math.max(summary.durationMs / 1000, 0.001));
+  progress({ phase: "done", done: read.length, total: read.length });
+  return summary;
+}
+
+interface PreviousState {
+  hashes: Map<string, string>;
+  facts: Map<string, FileFacts>;
+}
+
+/** The last run's hashes and facts, or undefined when this run must be full (and why). */
+async function previousState(
+  db: Db,
+  ref: ProjectRef,
+  forceFull: boolean,
+  warnings: string[],
+): Promise<PreviousState | undefined> {
+  if (forceFull) return undefined;
+  const exists = (await db.listGraphs()).includes(ref.keys.graph);
+  if (!exists) return undefined;
+  if (await db.command<number>(["EXISTS", ref.keys.pending])) {
+    warnings.push("the previous incremental run was interrupted; re-indexing in full");
+    return undefined;
+  }
+  const hashes = new Map(Object.entries(await db.hashGetAll(ref.keys.files)));
+  const rawFacts = await db.hashGetAll(ref.keys.facts);
+  if (hashes.size === 0) {
+    warnings.push("no file hashes stored for this graph; re-indexing in full");
+    return undefined;
+  }
+  const facts = new Map<string, FileFacts>();
+  for (const [path, hash] of hashes) {
+    const raw = rawFacts[path];
+    let parsed: FileFacts | undefined;
+    try {
+      parsed = raw ? JSON.parse(raw) as FileFacts : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || parsed.hash !== hash || !Array.isArray(parsed.defs)) {
+      warnings.push(
+        "the stored hash map or facts cache is missing or corrupt; re-indexing in full",
+      );
+      return undefined;
+    }
+    facts.set(path, parsed);
+  }
+  return { hashes, facts };
+}
+
+async function full(
+  db: Db,
+  ref: ProjectRef,
+  read: ReadFile[],
+  summary: IndexSummary,
+  progress: (p: Progress) => void,
+): Promise<void> {
+  const facts = await analyze(read, summary, progress);
+  summary.files.added = facts.map((f) => f.path);
+  progress({ phase: "resolve", done: 0, total: 1 });
+  const resolution = resolveAll(facts, languageByName);
+
+  const stagingKeys = { files: `${ref.keys.files}~staging`, facts: `${ref.keys.facts}~staging` };
+  await db.deleteGraph(ref.keys.staging);
+  await db.command(["DEL", stagingKeys.files, stagingKeys.facts]);
+  const writer = new GraphWriter(db, ref.keys.staging);
+  await writer.createIndexes();
+  progress({ phase: "write", done: 0, total: 3 });
+  await writer.files(facts.map(fileNode));
+  await writer.symbols([...resolution.symbols.values()].flat());
+  progress({ phase: "write", done: 1, total: 3 });
+  await writer.edges([...resolution.edges.values()].flat());
+  progress({ phase: "write", done: 2, total: 3 });
+  await db.hashSet(stagingKeys.files, Object.fromEntries(facts.map((f) => [f.path, f.hash])));
+  await db.hashSet(
+    stagingKeys.facts,
+    Object.fromEntries(facts.map((f) => [f.path, JSON.stringify(f)])),
+  );
+  // The swap: the graph first (readers see old or new, never half), then its hashes and facts.
+  await db.command(["RENAME", ref.keys.staging, ref.keys.graph]);
+  await db.command(["DEL", ref.keys.files, ref.keys.facts, ref.keys.pending]);
+  if (facts.length) {
+    await db.command(["RENAME", stagingKeys.files, ref.keys.files]);
+    await db.command(["RENAME", stagingKeys.facts, ref.keys.facts]);
+  }
+}
+
+async function incremental(
+  db: Db,
+  ref: ProjectRef,
+  current: Map<string, ReadFile>,
+  previous: PreviousState,
+  summary: IndexSummary,
+  progress: (p: Progress) => void,
+): Promise<void> {
+  const added: ReadFile[] = [];
+  const modified: ReadFile[] = [];
+  for (const [path, file] of current) {
+    const old = previous.hashes.get(path);
+    if (old === undefined) added.push(file);
+    else if (old !== file.hash) modified.push(file);
+  }
+  const deleted = [...previous.hashes.keys()].filter((p) => !current.has(p));
+  summary.files.unchanged = current.size - added.length - modified.length;
+  if (!added.length && !modified.length && !deleted.length) return;
+
+  const fresh = await analyze([...added, ...modified], summary, progress);
+  const freshPaths = new Set(fresh.map((f) => f.path));
+  summary.files.added = added.map((f) => f.candidate.path).filter((p) => freshPaths.has(p));
+  summary.files.modified = modified.map((f) => f.candidate.path);
+  summary.files.deleted = deleted;
+  // A modified file that no longer parses at all counts as deleted from the graph.
+  const gone = new Set([
+    ...deleted,
+    ...modified.map((f) => f.candidate.path).filter((p) => !freshPaths.has(p)),
+  ]);
+
+  const nextFacts = new Map(previous.facts);
+  for (const p of gone) nextFacts.delete(p);
+  for (const f of fresh) nextFacts.set(f.path, f);
+  progress({ phase: "resolve", done: 0, total: 1 });
+  const before = resolveAll([...previous.facts.values()], languageByName);
+  const after = resolveAll([...nextFacts.values()], languageByName);
+
+  const changed = new Set([...gone, ...freshPaths]);
+  const changedIds = idsOf(before, changed);
+  const rewire: string[] = [];
+  for (const path of nextFacts.keys()) {
+    if (changed.has(path)) continue;
+    const old = before.edges.get(path) ?? [];
+    const now = after.edges.get(path) ?? [];
+    if (!sameEdges(old, now) || old.some((e) => changedIds.has(e.to) || changedIds.has(e.from))) {
+      rewire.push(path);
+    }
+  }
+
+  progress({ phase: "write", done: 0, total: 4 });
+  const writer = new GraphWriter(db, ref.keys.graph);
+  await db.command(["SET", ref.keys.pending, new Date().toISOString()]);
+  await writer.deleteFiles([...changed]);
+  await writer.files(fresh.map(fileNode));
+  await writer.symbols(fresh.flatMap((f) => after.symbols.get(f.path) ?? []));
+  progress({ phase: "write", done: 1, total: 4 });
+  await writer.deleteEdges(rewire.flatMap((p) => before.edges.get(p) ?? []));
+  progress({ phase: "write", done: 2, total: 4 });
+  await writer.edges([...freshPaths, ...rewire].flatMap((p) => after.edges.get(p) ?? []));
+  progress({ phase: "write", done: 3, total: 4 });
+
+  if (gone.size) {
+    await db.command(["HDEL", ref.keys.files, ...gone]);
+    await db.command(["HDEL", ref.keys.facts, ...gone]);
+  }
+  await db.hashSet(ref.keys.files, Object.fromEntries(fresh.map((f) => [f.path, f.hash])));
+  await db.hashSet(
+    ref.keys.facts,
+    Object.fromEntries(fresh.map((f) => [f.path, JSON.stringify(f)])),
+  );
+  await db.command(["DEL", ref.keys.pending]);
+  if (rewire.length) log.debug(`incremental: rewired edges of ${rewire.length} unchanged file(s)`);
+}
+
+async function analyze(
+  files: ReadFile[],
+  summary: IndexSummary,
+  progress: (p: Progress) => void,
+): Promise<FileFacts[]> {
+  const facts = await analyzeParallel(
+    files,
+    summary.files.skipped,
+    (done) => progress({ phase: "parse", done, total: files.length }),
+  );
+  summary.files.parseErrors += facts.filter((f) => f.parseErrors > 0).length;
+  return facts;
+}
+
+function idsOf(res: Resolution, paths: Set<string>): Set<string> {
+  const ids = new Set<string>();
+  for (const p of paths) {
+    for (const s of res.symbols.get(p) ?? []) ids.add(s.id);
+  }
+  for (const p of paths) ids.add(fileNode({ path: p } as FileFacts).id);
+  return ids;
+}
+
+function edgeKey(e: Edge): string {
+  return `${e.type}|${e.from}|${e.to}|${e.line ?? ""}|${e.count ?? ""}|${e.confidence ?? ""}`;
+}
+
+function sameEdges(a: Edge[], b: Edge[]): boolean {
+  if (a.length !== b.length) return false;
+  const keys = new Set(a.map(edgeKey));
+  return b.every((e) => keys.has(edgeKey(e)));
+}
+
+async function graphCounts(db: Db, graph: string) {
+  const files = Number(
+    (await db.query(graph, Q.COUNT_FILES, undefined, { readOnly: true }))[0]?.n ?? 0,
+  );
+  const symbols: Record<string, number> = {};
+  for (const r of await db.query(graph, Q.COUNT_SYMBOLS_BY_KIND, undefined, { readOnly: true })) {
+    symbols[String(r.kind)] = Number(r.n);
+  }
+  const edges: Record<string, number> = {};
+  for (const r of await db.query(graph, Q.COUNT_EDGES_BY_TYPE, undefined, { readOnly: true })) {
+    edges[String(r.type)] = Number(r.n);
+  }
+  return { files, symbols, edges };
+}
+
+/** Fingerprint of paths, sizes and mtimes: a cheap "has the tree changed since indexing?" check. */
+export function statDigestOf(files: { path: string; size: number; mtime: number }[]): string {
+  const h = createHash("sha256");
+  for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
+    h.update(`${f.path}\0${f.size}\0${f.mtime}\n`);
+  }
+  return h.digest("hex").slice(0, 32);
+}
+
+async function writeInfo(db: Db, ref: ProjectRef, s: IndexSummary, files: number, digest: string) {
+  const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
+  await db.command(["DEL", ref.keys.info]);
+  await db.hashSet(ref.keys.info, {
+    root: ref.root,
+    branch: ref.branch,
+    project: ref.project,
+    commit: ref.commit ?? "",
+    indexed_at: new Date().toISOString(),
+    version: VERSION,
+    mode: s.mode,
+    files: String(files),
+    symbols: String(sum(s.symbols)),
+    edges: String(sum(s.edges)),
+    symbols_by_kind: JSON.stringify(s.symbols),
+    edges_by_type: JSON.stringify(s.edges),
+    stat_digest: digest,
+  });
+}

@@ -1,0 +1,86 @@
+/** Writes the in-memory model to a FalkorDB graph in batches. */
+import type { Db } from "../db/client.ts";
+import * as Q from "../db/cypher.ts";
+import type { SymbolKind } from "./facts.ts";
+import type { Edge, EdgeType, FileNode, SymbolNode } from "./model.ts";
+
+const NODE_BATCH = 2000;
+const EDGE_BATCH = 5000;
+
+export class GraphWriter {
+  constructor(private readonly db: Db, readonly graph: string) {}
+
+  async createIndexes(): Promise<void> {
+    for (const q of Q.CREATE_INDEXES) await this.ignoreExisting(q);
+    await this.ignoreExisting(Q.CREATE_FULLTEXT);
+  }
+
+  async files(files: FileNode[]): Promise<void> {
+    await this.batched(Q.CREATE_FILES, files, NODE_BATCH);
+  }
+
+  async symbols(symbols: SymbolNode[]): Promise<void> {
+    const byKind = new Map<SymbolKind, SymbolNode[]>();
+    for (const s of symbols) byKind.set(s.kind, [...(byKind.get(s.kind) ?? []), s]);
+    for (const [kind, rows] of byKind) await this.batched(Q.createSymbols(kind), rows, NODE_BATCH);
+  }
+
+  async edges(edges: Edge[]): Promise<void> {
+    for (const [key, rows] of groupEdges(edges)) {
+      const [type, fromFile, toFile] = key;
+      await this.batched(Q.createEdges(type, fromFile, toFile), rows.map(edgeRow), EDGE_BATCH);
+    }
+  }
+
+  async deleteEdges(edges: Edge[]): Promise<void> {
+    for (const [key, rows] of groupEdges(edges)) {
+      const [type, fromFile, toFile] = key;
+      const ends = rows.map((e) => ({ from: e.from, to: e.to }));
+      await this.batched(Q.deleteEdges(type, fromFile, toFile), ends, EDGE_BATCH);
+    }
+  }
+
+  /** Removes these files' nodes and every edge touching them. */
+  async deleteFiles(paths: string[]): Promise<void> {
+    for (let i = 0; i < paths.length; i += NODE_BATCH) {
+      const chunk = paths.slice(i, i + NODE_BATCH);
+      await this.db.query(this.graph, Q.DELETE_FILE_SYMBOLS, { paths: chunk });
+      await this.db.query(this.graph, Q.DELETE_FILES, { paths: chunk });
+    }
+  }
+
+  private async batched(cypher: string, rows: object[], size: number): Promise<void> {
+    for (let i = 0; i < rows.length; i += size) {
+      await this.db.query(this.graph, cypher, { rows: rows.slice(i, i + size) });
+    }
+  }
+
+  private async ignoreExisting(cypher: string): Promise<void> {
+    try {
+      await this.db.query(this.graph, cypher);
+    } catch (err) {
+      if (!/already indexed|already exists/i.test((err as Error).message)) throw err;
+    }
+  }
+}
+
+function edgeRow(e: Edge): Record<string, unknown> {
+  return {
+    from: e.from,
+    to: e.to,
+    line: e.line ?? 0,
+    count: e.count ?? 1,
+    confidence: e.confidence ?? 1,
+  };
+}
+
+function groupEdges(edges: Edge[]): Map<[EdgeType, boolean, boolean], Edge[]> {
+  const groups = new Map<string, { key: [EdgeType, boolean, boolean]; rows: Edge[] }>();
+  for (const e of edges) {
+    const k = `${e.type}|${!!e.fromFile}|${!!e.toFile}`;
+    let g = groups.get(k);
+    if (!g) groups.set(k, g = { key: [e.type, !!e.fromFile, !!e.toFile], rows: [] });
+    g.rows.push(e);
+  }
+  return new Map([...groups.values()].map((g) => [g.key, g.rows]));
+}

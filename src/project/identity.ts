@@ -1,0 +1,82 @@
+/**
+ * Which (project, branch) a path belongs to. Project: `--project`, else the name of the repository's
+ * top-level directory (or of the subdirectory given, when indexing part of a repository). Branch: `--branch`, else `git rev-parse --abbrev-ref HEAD`; a detached HEAD is
+ * `detached-<commit>`, a path outside git is `_default`.
+ */
+import { basename, relative, resolve, sep } from "node:path";
+import { CgraphError } from "../errors.ts";
+import { DEFAULT_BRANCH, type GraphKeys, keysFor, sanitizeName } from "./names.ts";
+
+export interface ProjectRef {
+  /** Sanitised project and branch names, as used in keys. */
+  project: string;
+  branch: string;
+  /** Absolute root of the repository (or the directory, outside git). */
+  root: string;
+  /** What makes two paths the same repository: git's common dir (shared by worktrees) or root. */
+  identity: string;
+  commit?: string;
+  keys: GraphKeys;
+}
+
+export interface ProjectOptions {
+  project?: string;
+  branch?: string;
+}
+
+async function git(cwd: string, ...args: string[]): Promise<string | undefined> {
+  try {
+    const out = await new Deno.Command("git", {
+      args: ["-C", cwd, ...args],
+      stdout: "piped",
+      stderr: "null",
+      env: { GIT_OPTIONAL_LOCKS: "0" },
+    }).output();
+    return out.success ? new TextDecoder().decode(out.stdout).trim() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function resolveProject(path: string, opts: ProjectOptions = {}): Promise<ProjectRef> {
+  const abs = resolve(path);
+  let stat: Deno.FileInfo;
+  try {
+    stat = await Deno.stat(abs);
+  } catch {
+    throw new CgraphError(`Path does not exist: ${abs}`, "Give the root of a repository to index.");
+  }
+  if (!stat.isDirectory) {
+    throw new CgraphError(
+      `Not a directory: ${abs}`,
+      "Give the root directory of a repository, not a file.",
+    );
+  }
+  const top = await git(abs, "rev-parse", "--show-toplevel");
+  // A subdirectory of a repository is indexed on its own (monorepo packages, fixtures): its root is
+  // the path given, and its identity includes the subpath so two packages never share a graph.
+  const realAbs = await Deno.realPath(abs);
+  const root = top && (await Deno.realPath(top)) === realAbs ? resolve(top) : abs;
+  const subpath = top ? relative(await Deno.realPath(top), realAbs) : "";
+  let branch = DEFAULT_BRANCH;
+  let commit: string | undefined;
+  let identity = root;
+  if (top) {
+    commit = await git(root, "rev-parse", "HEAD");
+    const name = await git(root, "rev-parse", "--abbrev-ref", "HEAD");
+    if (name === "HEAD") branch = `detached-${(commit ?? "unknown").slice(0, 12)}`;
+    else if (name) branch = name;
+    else branch = "_unborn"; // a repository without commits yet
+    const common = await git(root, "rev-parse", "--path-format=absolute", "--git-common-dir");
+    if (common) identity = subpath ? `${common}#${subpath.split(sep).join("/")}` : common;
+  }
+  if (opts.branch) branch = opts.branch;
+  const project = sanitizeName(opts.project || basename(root) || "root");
+  const b = sanitizeName(branch);
+  return { project, branch: b, root, identity, commit, keys: keysFor(project, b) };
+}
+
+/** The HEAD commit of a root now (for staleness), or undefined outside git. */
+export function headCommit(root: string): Promise<string | undefined> {
+  return git(root, "rev-parse", "HEAD");
+}

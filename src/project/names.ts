@@ -1,0 +1,74 @@
+/**
+ * Graph and key names for a (project, branch). The scheme is `code:{project}:{branch}` plus Redis
+ * keys `{project}:{branch}_info` / `_files` / `_facts`; names are sanitised so that no project or
+ * branch name can produce a key outside it: letters, digits, `.`, `_` and `-` stay, every other
+ * character (including `:` and `/`) is percent-encoded, which keeps distinct names distinct.
+ */
+import { createHash } from "node:crypto";
+
+export const DEFAULT_BRANCH = "_default";
+const MAX_NAME = 120;
+
+export function sanitizeName(raw: string): string {
+  const trimmed = raw.trim();
+  if (!trimmed) return "_";
+  let out = "";
+  for (const ch of trimmed) {
+    if (/^[\p{L}\p{N}._-]$/u.test(ch)) out += ch;
+    else {
+      for (const byte of new TextEncoder().encode(ch)) {
+        out += "%" + byte.toString(16).toUpperCase().padStart(2, "0");
+      }
+    }
+  }
+  if (out.length > MAX_NAME) {
+    const digest = createHash("sha256").update(trimmed).digest("hex").slice(0, 12);
+    // Cut on a whole escape, then a digest of the full name keeps long names distinct.
+    out = `${out.slice(0, MAX_NAME - 15).replace(/%[0-9A-F]?$/, "")}%7E${digest}`;
+  }
+  return out;
+}
+
+/** Inverse of sanitizeName for display (a shortened name stays shortened). */
+export function displayName(name: string): string {
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
+}
+
+export interface GraphKeys {
+  graph: string;
+  staging: string;
+  info: string;
+  files: string;
+  facts: string;
+  lock: string;
+  pending: string;
+}
+
+export function keysFor(project: string, branch: string): GraphKeys {
+  const p = sanitizeName(project);
+  const b = sanitizeName(branch);
+  const base = `${p}:${b}`;
+  return {
+    graph: `code:${base}`,
+    // `~` never survives sanitizeName unescaped, so these cannot collide with a real branch.
+    staging: `code:${base}~staging`,
+    info: `${base}_info`,
+    files: `${base}_files`,
+    facts: `${base}_facts`,
+    lock: `${base}~lock`,
+    pending: `${base}~pending`,
+  };
+}
+
+/** Registry of project name -> repository identity, to refuse two repositories under one name. */
+export const PROJECTS_KEY = "cgraph:projects";
+
+/** `code:{project}:{branch}` -> [project, branch] (sanitised forms), or undefined for other keys. */
+export function parseGraphName(name: string): [string, string] | undefined {
+  const m = /^code:([^:~]+):([^:~]+)$/.exec(name);
+  return m ? [m[1], m[2]] : undefined;
+}
