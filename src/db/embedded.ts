@@ -18,16 +18,7 @@ import type { Endpoint } from "./config.ts";
 import { type Binaries, type CandidateCheck, resolveBinaries } from "./binaries.ts";
 import { acquireLock } from "./lock.ts";
 import { connectVerified, probeRedis } from "./probe.ts";
-import {
-  commandLineOf,
-  freePort,
-  isAlive,
-  poll,
-  portIsFree,
-  runProgram,
-  signal,
-  sleep,
-} from "./proc.ts";
+import { commandLineOf, freePort, isAlive, poll, portIsFree, runProgram, signal } from "./proc.ts";
 
 /** The port the embedded server prefers when it is free. */
 export const PREFERRED_PORT = 6479;
