@@ -1,0 +1,223 @@
+/**
+ * The indexer against a real FalkorDB: every fixture's contract, id stability, incremental == full
+ * under random edit sequences, and bad input that must never crash or lose a graph.
+ */
+import assert, { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { join } from "node:path";
+import { keysFor } from "../src/project/names.ts";
+import { checkContract, readContract } from "./helpers/contract.ts";
+import { testDb } from "./helpers/db.ts";
+import { dropProject, dumpGraph, indexAs, uniqueName, viewOfGraph } from "./helpers/graph.ts";
+
+const FIXTURES = new URL("../fixtures/", import.meta.url).pathname;
+const opts = { sanitizeOps: false, sanitizeResources: false };
+
+const fixtureDirs = [...Deno.readDirSync(FIXTURES)]
+  .filter((e) => e.isDirectory)
+  .map((e) => e.name)
+  .filter((name) => {
+    try {
+      return Deno.statSync(join(FIXTURES, name, "expected.yaml")).isFile;
+    } catch {
+      return false;
+    }
+  })
+  .sort();
+
+for (const lang of fixtureDirs) {
+  Deno.test({ name: `fixture contract: ${lang}`, ...opts }, async () => {
+    const db = await testDb();
+    const project = uniqueName(`fx-${lang}`);
+    try {
+      const summary = await indexAs(db, join(FIXTURES, lang), project);
+      assertEquals(summary.mode, "full");
+      const view = await viewOfGraph(db, keysFor(project, "test").graph);
+      const problems = checkContract(await readContract(join(FIXTURES, lang)), view);
+      assertEquals(problems, [], `${lang} contract:\n${problems.join("\n")}`);
+    } finally {
+      await dropProject(db, project);
+    }
+  });
+}
+
+Deno.test({ name: "ids are stable across full and incremental re-indexing", ...opts }, async () => {
+  const db = await testDb();
+  const project = uniqueName("ids");
+  const dir = await copyFixture("python");
+  try {
+    const graph = keysFor(project, "test").graph;
+    const ids = async () =>
+      new Map(
+        (await db.query(graph, "MATCH (s:Symbol) RETURN s.qualified_name AS q, s.id AS id", {}, {
+          readOnly: true,
+        }))
+          .map((r) => [String(r.q), String(r.id)]),
+      );
+    await indexAs(db, dir, project);
+    const first = await ids();
+    await indexAs(db, dir, project, { full: true });
+    assertEquals(await ids(), first);
+    // Editing one file keeps every id of the other files, and of its unchanged definitions.
+    await Deno.writeTextFile(join(dir, "shop/db.py"), "\n\ndef vacuum():\n    return connect()\n", {
+      append: true,
+    });
+    const inc = await indexAs(db, dir, project);
+    assertEquals(inc.mode, "incremental");
+    assertEquals(inc.files.modified, ["shop/db.py"]);
+    const after = await ids();
+    for (const [q, id] of first) assertEquals(after.get(q), id, q);
+    assert(after.has("shop.db.vacuum"));
+  } finally {
+    await dropProject(db, project);
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test({ name: "no-op incremental run changes nothing", ...opts }, async () => {
+  const db = await testDb();
+  const project = uniqueName("noop");
+  try {
+    await indexAs(db, join(FIXTURES, "python"), project);
+    const graph = keysFor(project, "test").graph;
+    const before = await dumpGraph(db, graph);
+    const s = await indexAs(db, join(FIXTURES, "python"), project);
+    assertEquals(s.mode, "incremental");
+    assertEquals([s.files.added.length, s.files.modified.length, s.files.deleted.length], [
+      0,
+      0,
+      0,
+    ]);
+    assertEquals(await dumpGraph(db, graph), before);
+  } finally {
+    await dropProject(db, project);
+  }
+});
+
+// ---- incremental == full ---------------------------------------------------------------------
+
+/** A small deterministic PRNG, so a failing sequence can be replayed from its seed. */
+function prng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function listFiles(dir: string, rel = ""): Promise<string[]> {
+  const out: string[] = [];
+  for await (const e of Deno.readDir(join(dir, rel))) {
+    const p = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory) out.push(...await listFiles(dir, p));
+    else if (e.name !== "expected.yaml") out.push(p);
+  }
+  return out.sort();
+}
+
+async function copyFixture(...langs: string[]): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "cgraph-fx-" });
+  for (const lang of langs) {
+    for (const f of await listFiles(join(FIXTURES, lang))) {
+      const target = join(dir, langs.length > 1 ? `${lang}/${f}` : f);
+      await Deno.mkdir(join(target, ".."), { recursive: true });
+      await Deno.copyFile(join(FIXTURES, lang, f), target);
+    }
+  }
+  return dir;
+}
+
+/** One random edit: modify (append, truncate, rename a name), delete, add (copy) or move a file. */
+async function randomEdit(dir: string, rnd: () => number): Promise<string> {
+  const files = await listFiles(dir);
+  const pick = files[Math.floor(rnd() * files.length)];
+  const abs = join(dir, pick);
+  const op = Math.floor(rnd() * 6);
+  const text = await Deno.readTextFile(abs).catch(() => "");
+  const lines = text.split("\n");
+  switch (op) {
+    case 0: { // drop a block of lines: definitions vanish, calls into them break
+      const at = Math.floor(rnd() * lines.length);
+      lines.splice(at, 1 + Math.floor(rnd() * 6));
+      await Deno.writeTextFile(abs, lines.join("\n"));
+      return `truncate ${pick}`;
+    }
+    case 1: { // copy a chunk of another file into this one: new definitions and calls
+      const other = files[Math.floor(rnd() * files.length)];
+      const chunk = (await Deno.readTextFile(join(dir, other))).split("\n").slice(0, 12).join("\n");
+      await Deno.writeTextFile(abs, `${text}\n${chunk}\n`);
+      return `append ${other} to ${pick}`;
+    }
+    case 2: { // rename every occurrence of one identifier: callers and callees change together
+      const words = [...new Set(text.match(/[A-Za-z_][A-Za-z0-9_]{3,}/g) ?? [])];
+      if (!words.length) return "noop";
+      const w = words[Math.floor(rnd() * words.length)];
+      await Deno.writeTextFile(abs, text.replaceAll(w, `${w}X`));
+      return `rename ${w} in ${pick}`;
+    }
+    case 3:
+      if (files.length > 3) {
+        await Deno.remove(abs);
+        return `delete ${pick}`;
+      }
+      return "noop";
+    case 4: { // add a copy under a new name: duplicates and decoys appear
+      const target = abs.replace(/(\.[^./]+)$/, `_copy${Math.floor(rnd() * 100)}$1`);
+      await Deno.copyFile(abs, target);
+      return `copy ${pick}`;
+    }
+    default: { // move: a rename is delete + add
+      const target = abs.replace(/([^/]+)$/, `moved_$1`);
+      await Deno.rename(abs, target);
+      return `move ${pick}`;
+    }
+  }
+}
+
+const SEEDS = [1, 2, 3, 4, 5, 6];
+const PROPERTY_LANGS = ["python", ...fixtureDirs.filter((l) => l !== "python")];
+
+for (const seed of SEEDS) {
+  Deno.test(
+    { name: `incremental == full after random edits (seed ${seed})`, ...opts },
+    async () => {
+      const db = await testDb();
+      // Two or three languages per tree, rotating with the seed, so every language gets edited.
+      const langs = [
+        ...new Set([
+          PROPERTY_LANGS[seed % PROPERTY_LANGS.length],
+          PROPERTY_LANGS[(seed * 3) % PROPERTY_LANGS.length],
+        ]),
+      ];
+      const dir = await copyFixture(...langs);
+      const inc = uniqueName(`inc${seed}`);
+      const full = uniqueName(`full${seed}`);
+      const rnd = prng(seed);
+      const log: string[] = [];
+      try {
+        await indexAs(db, dir, inc);
+        for (let round = 0; round < 4; round++) {
+          for (let k = 0; k < 1 + Math.floor(rnd() * 3); k++) log.push(await randomEdit(dir, rnd));
+          const s = await indexAs(db, dir, inc);
+          assertEquals(s.mode, "incremental");
+          await indexAs(db, dir, full, { full: true });
+          const a = await dumpGraph(db, keysFor(inc, "test").graph);
+          const b = await dumpGraph(db, keysFor(full, "test").graph);
+          const onlyInc = a.filter((x) => !b.includes(x));
+          const onlyFull = b.filter((x) => !a.includes(x));
+          assertEquals(
+            { onlyInc, onlyFull },
+            { onlyInc: [], onlyFull: [] },
+            `seed ${seed} langs ${langs} after: ${log.join("; ")}`,
+          );
+        }
+      } finally {
+        await dropProject(db, inc);
+        await dropProject(db, full);
+        await Deno.remove(dir, { recursive: true });
+      }
+    },
+  );
+}
