@@ -9,6 +9,7 @@ import { CgraphError } from "../src/errors.ts";
 import { ensureDbDetailed } from "../src/db/ensure.ts";
 import { embeddedPaths, type InstanceState, readInstance } from "../src/db/embedded.ts";
 import { freePort, isAlive } from "../src/db/proc.ts";
+import { dockerEngine } from "../src/db/docker.ts";
 import { bundledBinaries, runCgraph, testDb, withDataDir } from "./helpers/db.ts";
 
 const PID = /\(pid (\d+),/;
@@ -240,6 +241,26 @@ Deno.test("embedded: unusable FALKORDB_SERVER / FALKORDB_MODULE give errors nami
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test({
+  name: "auto mode, nothing works: the error lists what was tried, docker included",
+  // With a Docker engine here, auto mode would (rightly) start a container instead.
+  ignore: (await dockerEngine()).ok,
+  async fn() {
+    await withDataDir(async (dir) => {
+      const r = await runCgraph(["db", "start"], {
+        CGRAPH_DATA_DIR: dir,
+        FALKORDB_SERVER: "/nonexistent/redis-server",
+      });
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /No usable redis-server/);
+      assert.match(r.stderr, /What cgraph tried:/);
+      assert.match(r.stderr, /- configured: skipped: FALKORDB_URL/);
+      assert.match(r.stderr, /- existing: skipped: 127\.0\.0\.1:\d+: nothing is listening/);
+      assert.match(r.stderr, /- docker: skipped: (no engine answered|no docker client)/);
+    });
+  },
 });
 
 Deno.test("embedded: explicit FALKORDB_SERVER and FALKORDB_MODULE are used", async () => {

@@ -86,6 +86,7 @@ export async function ensureBundle(cache: string, quiet = false): Promise<Bundle
     waitMs: 15 * 60_000,
     staleMs: 15 * 60_000,
     purpose: "downloading FalkorDB",
+    quiet,
   });
   try {
     // Another process may have finished while we waited for the lock.

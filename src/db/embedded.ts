@@ -145,6 +145,7 @@ export async function startEmbedded(ctx: EmbeddedContext): Promise<EmbeddedReady
     waitMs: 90_000,
     staleMs: 120_000,
     purpose: "starting the embedded FalkorDB",
+    quiet: ctx.quiet,
   });
   try {
     // Someone else may have started it while we waited.
@@ -157,10 +158,10 @@ export async function startEmbedded(ctx: EmbeddedContext): Promise<EmbeddedReady
         moduleVersion: again.moduleVersion,
       };
     }
-    if (again.state) {
+    if (again.state && !ctx.quiet) {
       log.info(`replacing the stale embedded FalkorDB (${again.why})`);
     }
-    await retireStale(paths, again.state);
+    await retireStale(paths, again.state, ctx.quiet ?? false);
     const state = await launch(paths, bins, ctx.quiet ?? false);
     const v = await connectVerified(await instanceEndpoint(state), {
       fix: `See the server log: ${paths.logFile}`,
@@ -179,14 +180,18 @@ async function isOurServer(pid: number, paths: EmbeddedPaths, port?: number): Pr
 }
 
 /** Terminates a leftover server of this data directory, if one is still alive. */
-async function retireStale(paths: EmbeddedPaths, state?: InstanceState): Promise<void> {
+async function retireStale(
+  paths: EmbeddedPaths,
+  state: InstanceState | undefined,
+  quiet: boolean,
+): Promise<void> {
   const pids = new Set<number>();
   if (state) pids.add(state.pid);
   const fromPidFile = Number((await Deno.readTextFile(paths.pidFile).catch(() => "")).trim());
   if (fromPidFile > 0) pids.add(fromPidFile);
   for (const pid of pids) {
     if (isAlive(pid) && await isOurServer(pid, paths, state?.port)) {
-      log.info(`stopping the unresponsive embedded FalkorDB (pid ${pid})`);
+      if (!quiet) log.info(`stopping the unresponsive embedded FalkorDB (pid ${pid})`);
       await terminate(pid);
     }
   }

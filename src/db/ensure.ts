@@ -33,7 +33,7 @@
 import { CgraphError } from "../errors.ts";
 import { log } from "../log.ts";
 import { cacheDir, dataDir } from "../paths.ts";
-import type { Db } from "./client.ts";
+import { Db } from "./client.ts";
 import {
   address,
   configuredEndpoint,
@@ -52,7 +52,7 @@ import {
   stopEmbedded,
   type StopResult,
 } from "./embedded.ts";
-import { connectVerified, probeRedis } from "./probe.ts";
+import { checkGraphModule, connectVerified, probeRedis } from "./probe.ts";
 
 export type DbSource = "configured" | "existing" | "docker" | "embedded";
 
@@ -297,11 +297,16 @@ async function tryExisting(ep: Endpoint): Promise<ExistingResult> {
           "to use it)",
       };
   }
+  let db: Db | undefined;
   try {
-    const v = await connectVerified(ep, { probeTimeoutMs: 1500, connectTimeoutMs: 3000 });
-    return { db: v.db, moduleVersion: v.moduleVersion, why: "" };
+    db = await Db.connect(ep, 3000);
+    const mod = await checkGraphModule(db);
+    if (mod.ok) return { db, moduleVersion: mod.version, why: "" };
+    await db.close();
+    return { why: `${where}: a Redis without the FalkorDB graph module (${mod.why}); not used` };
   } catch (err) {
-    return { why: `${where}: ${(err as Error).message.replace(/ \(existing server.*?\)/, "")}` };
+    await db?.close();
+    return { why: `${where}: ${(err as Error).message}` };
   }
 }
 

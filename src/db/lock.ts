@@ -21,6 +21,8 @@ export interface LockOptions {
   staleMs: number;
   /** For messages: "starting the embedded FalkorDB". */
   purpose: string;
+  /** No "waiting for..." line on stderr. */
+  quiet?: boolean;
 }
 
 export type Release = () => Promise<void>;
@@ -65,7 +67,7 @@ export async function acquireLock(path: string, opts: LockOptions): Promise<Rele
         `If no other cgraph is running, delete ${path} and try again.`,
       );
     }
-    if (!told) {
+    if (!told && !opts.quiet) {
       log.info(`waiting for another cgraph process (pid ${holder?.pid ?? "?"}) ${opts.purpose}`);
       told = true;
     }
