@@ -1,0 +1,62 @@
+import type { ImportFact } from "../../index/facts.ts";
+import type { LanguageSpec, RepoFiles } from "../spec.ts";
+import { pathModuleName, relativeFiles } from "../paths.ts";
+import query from "./tags.scm" with { type: "text" };
+
+/** `src/app/index.ts` -> `src.app`, `types/api.d.ts` -> `types.api` (shared with TypeScript). */
+export function jsModuleName(path: string): string {
+  return pathModuleName(path.replace(/\.d\.([cm]?ts)$/, ".$1"), { index: "index" });
+}
+
+/**
+ * A relative specifier (`./a`, `../b/c.js`, `.`) to the file it loads, trying `exts` and `index`
+ * files; packages (`react`, `node:fs`, `@scope/x`) and URLs are outside the repository.
+ */
+export function resolveJsImport(
+  imp: ImportFact,
+  fromPath: string,
+  repo: RepoFiles,
+  exts: string[],
+): string[] {
+  if (!imp.source.startsWith(".")) return [];
+  const source = imp.source.replace(/[?#].*$/, "");
+  return relativeFiles(source, fromPath, repo, exts);
+}
+
+/**
+ * The default import `import x from './a'` is captured with one node as both name and alias (a
+ * query cannot write the word `default`): it binds the module's default export.
+ */
+export function normalizeJsImport(imp: ImportFact): ImportFact {
+  if (imp.name !== undefined && imp.name === imp.alias) return { ...imp, name: "default" };
+  return imp;
+}
+
+/** Methods of the standard library (Array, Map, Promise, String, console, EventEmitter, DOM). */
+export const JS_COMMON_METHODS: string[] = `
+  push pop shift unshift slice splice concat join reverse sort indexOf includes find findIndex
+  filter map forEach reduce some every flat flatMap fill keys values entries get set has
+  delete add clear then catch finally toString valueOf toJSON split replace trim match test
+  exec startsWith endsWith toLowerCase toUpperCase padStart padEnd substring charAt toFixed
+  log error warn info debug call apply bind emit on off once send write read end close open
+  parse stringify next resolve reject assign create from of json text append remove
+  addEventListener removeEventListener querySelector dispatch subscribe render listen use
+  update digest pipe
+`.trim().split(/\s+/);
+
+const JS_EXTS = [".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".d.ts"];
+
+export const javascript: LanguageSpec = {
+  name: "javascript",
+  grammar: "javascript",
+  extensions: [".js", ".mjs", ".cjs", ".jsx"],
+  query,
+  selfNames: ["this", "super"],
+  implicitThis: false,
+  packageScope: "none",
+  docStyle: "comments",
+  moduleName: (path) => jsModuleName(path),
+  resolveImport: (imp, fromPath, repo) => resolveJsImport(imp, fromPath, repo, JS_EXTS),
+  normalizeImport: normalizeJsImport,
+  commonMethods: JS_COMMON_METHODS,
+};

@@ -1,0 +1,181 @@
+; JavaScript (.js .mjs .cjs .jsx): definitions, calls, imports, inheritance, type hints.
+
+; ---- definitions ------------------------------------------------------------------------------
+
+(function_declaration name: (identifier) @name) @definition.function
+(generator_function_declaration name: (identifier) @name) @definition.function
+(class_declaration name: (identifier) @name) @definition.class
+
+; const f = () => ..., const f = function () {}, var g = function* () {}: named by the variable.
+; The whole declaration is the definition, so its line is the keyword's and its doc is found.
+(lexical_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+(variable_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+
+; const Foo = class extends Bar {}
+(lexical_declaration
+  (variable_declarator name: (identifier) @name value: (class))) @definition.class
+(variable_declaration
+  (variable_declarator name: (identifier) @name value: (class))) @definition.class
+
+; Methods (constructor, getters and setters included) and arrow-function fields of a class.
+(class_body
+  (method_definition
+    name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
+(class_body
+  (field_definition
+    property: [(property_identifier) (private_property_identifier)] @name
+    value: [(arrow_function) (function_expression)]) @definition.method)
+
+; CommonJS and pre-class JavaScript: exports.f = function () {}, Foo.prototype.m = function () {}.
+((expression_statement
+  (assignment_expression
+    left: (member_expression object: (identifier) @_exports property: (property_identifier) @name)
+    right: [(arrow_function) (function_expression)])) @definition.function
+  (#eq? @_exports "exports"))
+((expression_statement
+  (assignment_expression
+    left: (member_expression
+      object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      property: (property_identifier) @name)
+    right: [(arrow_function) (function_expression)])) @definition.function
+  (#eq? @_module "module")
+  (#eq? @_exports "exports"))
+((expression_statement
+  (assignment_expression
+    left: (member_expression
+      object: (member_expression object: (identifier) @owner property: (property_identifier) @_proto)
+      property: (property_identifier) @name)
+    right: [(arrow_function) (function_expression)])) @definition.function
+  (#eq? @_proto "prototype"))
+
+; ---- calls ------------------------------------------------------------------------------------
+
+; f(), f`tpl`
+(call_expression function: (identifier) @name) @reference.call
+; obj.m(), this.m(), super.m(), a.b.c(), obj?.m(), this.#m()
+(call_expression
+  function: (member_expression
+    object: (_) @receiver
+    property: [(property_identifier) (private_property_identifier)] @name)) @reference.call
+
+; new Foo(), new mod.Foo()
+(new_expression constructor: (identifier) @name) @reference.new
+(new_expression
+  constructor: (member_expression object: (_) @receiver property: (property_identifier) @name)) @reference.new
+
+; JSX components render as calls: <Foo />, <ui.Button>; lower-case tags are DOM elements.
+((jsx_opening_element name: (identifier) @name) @reference.call
+  (#match? @name "^[A-Z]"))
+((jsx_self_closing_element name: (identifier) @name) @reference.call
+  (#match? @name "^[A-Z]"))
+(jsx_opening_element
+  name: (member_expression object: (_) @receiver property: (property_identifier) @name)) @reference.call
+(jsx_self_closing_element
+  name: (member_expression object: (_) @receiver property: (property_identifier) @name)) @reference.call
+
+; super(...) in a constructor constructs the base class, linked like `new Base()`.
+(class_declaration
+  (class_heritage [(identifier) @name (member_expression object: (_) @receiver property: (property_identifier) @name)])
+  body: (class_body
+    (method_definition
+      body: (statement_block (expression_statement (call_expression function: (super)) @reference.new)))))
+(class
+  (class_heritage [(identifier) @name (member_expression object: (_) @receiver property: (property_identifier) @name)])
+  body: (class_body
+    (method_definition
+      body: (statement_block (expression_statement (call_expression function: (super)) @reference.new)))))
+
+; ---- inheritance ------------------------------------------------------------------------------
+
+(class_declaration (class_heritage [(identifier) (member_expression)] @reference.extends))
+(class (class_heritage [(identifier) (member_expression)] @reference.extends))
+
+; ---- imports ----------------------------------------------------------------------------------
+
+; import x from './a'  (name "default": the same node as name and alias, see spec.normalizeImport)
+(import_statement
+  (import_clause (identifier) @import.name @import.alias)
+  source: (string) @import.source) @import
+; import {a} from './a' / import {b as c} from './a'
+(import_statement
+  (import_clause (named_imports (import_specifier !alias name: _ @import.name)))
+  source: (string) @import.source) @import
+((import_statement
+  (import_clause (named_imports (import_specifier name: _ @import.name alias: (identifier) @import.alias)))
+  source: (string) @import.source) @import
+  (#not-eq? @import.name @import.alias))
+; import * as ns from './a'
+(import_statement
+  (import_clause (namespace_import (identifier) @import.alias))
+  source: (string) @import.source) @import
+; import './side'
+(import_statement . (string) @import.source) @import
+
+; Re-exports, so the resolver can follow them: export {x, y as z} from './y', export * from './y',
+; export * as ns from './y'.
+(export_statement
+  (export_clause (export_specifier !alias name: _ @import.name))
+  source: (string) @import.source) @import
+(export_statement
+  (export_clause (export_specifier name: _ @import.name alias: _ @import.alias))
+  source: (string) @import.source) @import
+(export_statement
+  (namespace_export (_) @import.alias)
+  source: (string) @import.source) @import
+(export_statement
+  "*" @import.wildcard
+  source: (string) @import.source) @import
+
+; CommonJS: const x = require('./a'), const {a, b: c} = require('./a'), const x = require('./a').f,
+; require('./side')
+((variable_declarator
+  name: (identifier) @import.alias
+  value: (call_expression function: (identifier) @_require arguments: (arguments . (string) @import.source))) @import
+  (#eq? @_require "require"))
+((variable_declarator
+  name: (object_pattern (shorthand_property_identifier_pattern) @import.name)
+  value: (call_expression function: (identifier) @_require arguments: (arguments . (string) @import.source))) @import
+  (#eq? @_require "require"))
+((variable_declarator
+  name: (object_pattern (pair_pattern key: (property_identifier) @import.name value: (identifier) @import.alias))
+  value: (call_expression function: (identifier) @_require arguments: (arguments . (string) @import.source))) @import
+  (#eq? @_require "require"))
+((variable_declarator
+  name: (identifier) @import.alias
+  value: (member_expression
+    object: (call_expression function: (identifier) @_require arguments: (arguments . (string) @import.source))
+    property: (property_identifier) @import.name)) @import
+  (#eq? @_require "require")
+  (#not-eq? @import.alias @import.name))
+((variable_declarator
+  name: (identifier) @_local
+  value: (member_expression
+    object: (call_expression function: (identifier) @_require arguments: (arguments . (string) @import.source))
+    property: (property_identifier) @import.name)) @import
+  (#eq? @_require "require")
+  (#eq? @_local @import.name))
+((expression_statement
+  (call_expression function: (identifier) @_require arguments: (arguments . (string) @import.source))) @import
+  (#eq? @_require "require"))
+; import('./lazy')
+(call_expression function: (import) arguments: (arguments . (string) @import.source)) @import
+
+; ---- type hints -------------------------------------------------------------------------------
+
+; const x = new Foo(), this.x = new Foo(), x = new mod.Foo()
+(variable_declarator
+  name: (identifier) @hint.var
+  value: (new_expression constructor: [(identifier) (member_expression)] @hint.type)) @hint
+(assignment_expression
+  left: [(identifier) (member_expression)] @hint.var
+  right: (new_expression constructor: [(identifier) (member_expression)] @hint.type)) @hint
+; class field initialised with a constructor: cache = new Cache()
+(field_definition
+  property: (property_identifier) @hint.var
+  value: (new_expression constructor: [(identifier) (member_expression)] @hint.type)) @hint

@@ -1,0 +1,35 @@
+import type { LanguageSpec } from "../spec.ts";
+import {
+  JS_COMMON_METHODS,
+  jsModuleName,
+  normalizeJsImport,
+  resolveJsImport,
+} from "../javascript/spec.ts";
+import query from "./tags.scm" with { type: "text" };
+import jsx from "./tsx.scm" with { type: "text" };
+
+const TS_EXTS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".d.ts"];
+
+export const typescript: LanguageSpec = {
+  name: "typescript",
+  grammar: "typescript",
+  extensions: [".ts", ".mts", ".cts"],
+  query,
+  selfNames: ["this", "super"],
+  implicitThis: false,
+  packageScope: "none",
+  docStyle: "comments",
+  moduleName: (path) => jsModuleName(path),
+  resolveImport: (imp, fromPath, repo) => resolveJsImport(imp, fromPath, repo, TS_EXTS),
+  normalizeImport: normalizeJsImport,
+  commonMethods: JS_COMMON_METHODS,
+};
+
+/** `.tsx`: the TypeScript query plus JSX elements (the `typescript` grammar has no JSX nodes). */
+export const tsx: LanguageSpec = {
+  ...typescript,
+  name: "tsx",
+  grammar: "tsx",
+  extensions: [".tsx"],
+  query: `${query}\n${jsx}`,
+};
