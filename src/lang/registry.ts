@@ -3,9 +3,14 @@
  * src/lang/ with spec.ts + tags.scm, one line here, and a fixture under fixtures/.
  */
 import { python } from "./python/spec.ts";
+import { javascript } from "./javascript/spec.ts";
+import { tsx, typescript } from "./typescript/spec.ts";
 import type { LanguageSpec } from "./spec.ts";
 
 export const LANGUAGES: readonly LanguageSpec[] = [
+  javascript,
+  typescript,
+  tsx,
   python,
 ];
 
