@@ -91,8 +91,16 @@ export function fileNode(f: FileFacts): FileNode {
   };
 }
 
+const nodeCache = new WeakMap<FileFacts, SymbolNode[]>();
+
 /** Symbol nodes of one file, in `defs` order; ids are stable while path, name and kind are. */
 export function symbolNodes(f: FileFacts): SymbolNode[] {
+  let nodes = nodeCache.get(f);
+  if (!nodes) nodeCache.set(f, nodes = computeSymbolNodes(f));
+  return nodes;
+}
+
+function computeSymbolNodes(f: FileFacts): SymbolNode[] {
   const seen = new Map<string, number>();
   return f.defs.map((d) => {
     const qualified = qualifiedName(f.module, d.local);

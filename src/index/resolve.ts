@@ -51,6 +51,8 @@ interface FileScope {
   refs: DefRef[];
   /** Children by parent def index (-1 = file top level), by name. */
   children: Map<number, Map<string, DefRef[]>>;
+  /** What other files see by simple name: top-level and namespace-level definitions. */
+  exports: Map<string, DefRef[]>;
   bindings?: Map<string, Binding[]>;
   wildcards?: string[];
   importEdges?: Edge[];
@@ -81,6 +83,7 @@ class Resolver {
   readonly ownerType = new Map<string, DefRef>();
   readonly bases = new Map<string, DefRef[]>();
   readonly byId = new Map<string, DefRef>();
+  readonly packages = new Map<string, Map<string, DefRef[]>>();
 
   constructor(facts: FileFacts[], specOf: (language: string) => LanguageSpec | undefined) {
     const sorted = [...facts].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -90,8 +93,17 @@ class Resolver {
       const nodes = symbolNodes(f);
       const refs = f.defs.map((def, index) => ({ file: f, index, def, node: nodes[index] }));
       const children = new Map<number, Map<string, DefRef[]>>();
-      for (const r of refs) push(children, r.def.parent, r.def.name, r);
-      this.scopes.set(f.path, { facts: f, spec, refs, children });
+      const exports = new Map<string, DefRef[]>();
+      for (const r of refs) {
+        push(children, r.def.parent, r.def.name, r);
+        const parentKind = r.def.parent >= 0 ? f.defs[r.def.parent].kind : undefined;
+        if (parentKind === undefined || parentKind === "Module") {
+          const list = exports.get(r.def.name);
+          if (list) list.push(r);
+          else exports.set(r.def.name, [r]);
+        }
+      }
+      this.scopes.set(f.path, { facts: f, spec, refs, children, exports });
       for (const r of refs) {
         this.byId.set(r.node.id, r);
         const fam = familyOf(f.language);
@@ -417,9 +429,9 @@ class Resolver {
     const wild = pick(this.exported(scope.wildcards ?? [], name, 0), CONF_SCOPE);
     if (wild) return wild;
     // 4. same package
-    const pkgFiles = this.packageFiles(scope);
-    if (pkgFiles) {
-      const hit = pick(this.exported(pkgFiles, name, 0), CONF_SCOPE);
+    const pkg = this.packageNames(scope)?.get(name)?.filter((r) => r.file !== scope.facts);
+    if (pkg?.length) {
+      const hit = pick(pkg, CONF_SCOPE);
       if (hit) return hit;
     }
     // 5. unique in the repository
@@ -439,13 +451,8 @@ class Resolver {
     for (const path of files) {
       const scope = this.scopes.get(path);
       if (!scope) continue;
-      let hits = scope.children.get(-1)?.get(name) ?? [];
-      if (!hits.length) {
-        // Namespace members (C#, C++) are reachable by their simple name through the file.
-        hits = scope.refs.filter((r) =>
-          r.def.name === name && r.def.parent >= 0 && scope.refs[r.def.parent].def.kind === "Module"
-        );
-      }
+      // Top-level and namespace members (C#, C++) are reachable by their simple name.
+      let hits = scope.exports.get(name) ?? [];
       if (!hits.length && name === "default") {
         const named = alias ? scope.children.get(-1)?.get(alias) ?? [] : [];
         const top = scope.refs.filter((r) => r.def.parent < 0);
@@ -464,24 +471,39 @@ class Resolver {
     return out;
   }
 
-  packageFiles(scope: FileScope): string[] | undefined {
+  /** Names visible package-wide to this file (built once per package). */
+  packageNames(scope: FileScope): Map<string, DefRef[]> | undefined {
     const f = scope.facts;
-    switch (scope.spec.packageScope) {
-      case "directory":
-        return this.repo.inDir(dirOf(f.path)).filter((p) =>
-          p !== f.path && familyOf(this.scopes.get(p)!.facts.language) === familyOf(f.language)
+    let key: string;
+    let files: () => string[];
+    if (scope.spec.packageScope === "directory") {
+      const dir = dirOf(f.path);
+      key = `dir\0${familyOf(f.language)}\0${dir}`;
+      files = () =>
+        this.repo.inDir(dir).filter((p) =>
+          familyOf(this.scopes.get(p)!.facts.language) === familyOf(f.language)
         );
-      case "declared": {
-        const pkg = packageOf(scope);
-        return pkg === undefined
-          ? undefined
-          : this.repo.inPackage(f.language, pkg).filter((p) => p !== f.path);
-      }
-      case "global":
-        return undefined; // covered by the unique-name step, which refuses ambiguity
-      default:
-        return undefined;
+    } else if (scope.spec.packageScope === "declared") {
+      const pkg = packageOf(scope);
+      if (pkg === undefined) return undefined;
+      key = `pkg\0${f.language}\0${pkg}`;
+      files = () => this.repo.inPackage(f.language, pkg);
+    } else {
+      return undefined; // "global" is the unique-name step, which refuses ambiguity
     }
+    let names = this.packages.get(key);
+    if (!names) {
+      names = new Map();
+      for (const p of files()) {
+        for (const [name, refs] of this.scopes.get(p)?.exports ?? []) {
+          const list = names.get(name);
+          if (list) list.push(...refs);
+          else names.set(name, [...refs]);
+        }
+      }
+      this.packages.set(key, names);
+    }
+    return names;
   }
 
   resolveTypeRef(scope: FileScope, from: number, written: string): DefRef[] {
@@ -599,7 +621,9 @@ function repoFiles(facts: FileFacts[]): RepoFiles {
   const byPackage = new Map<string, string[]>();
   for (const f of facts) {
     const dir = dirOf(f.path);
-    byDir.set(dir, [...(byDir.get(dir) ?? []), f.path]);
+    const inDir = byDir.get(dir);
+    if (inDir) inDir.push(f.path);
+    else byDir.set(dir, [f.path]);
     const pkgs = new Set<string>();
     if (f.package) pkgs.add(f.package);
     for (const d of f.defs) {
@@ -607,15 +631,26 @@ function repoFiles(facts: FileFacts[]): RepoFiles {
     }
     for (const pkg of pkgs) {
       const key = `${f.language}\0${pkg}`;
-      byPackage.set(key, [...(byPackage.get(key) ?? []), f.path]);
+      const inPkg = byPackage.get(key);
+      if (inPkg) inPkg.push(f.path);
+      else byPackage.set(key, [f.path]);
     }
   }
-  const list = [...paths];
+  const byBase = new Map<string, string[]>();
+  for (const p of paths) {
+    const base = p.slice(p.lastIndexOf("/") + 1);
+    const same = byBase.get(base);
+    if (same) same.push(p);
+    else byBase.set(base, [p]);
+  }
   return {
     has: (p) => paths.has(p),
     inDir: (dir) => byDir.get(dir) ?? [],
     inPackage: (language, pkg) => byPackage.get(`${language}\0${pkg}`) ?? [],
-    withSuffix: (suffix) => list.filter((p) => p === suffix || p.endsWith("/" + suffix)),
+    withSuffix: (suffix) =>
+      (byBase.get(suffix.slice(suffix.lastIndexOf("/") + 1)) ?? []).filter((p) =>
+        p === suffix || p.endsWith("/" + suffix)
+      ),
   };
 }
 

@@ -1,0 +1,94 @@
+/**
+ * Indexing benchmarks (`deno task bench [path] [--files N] [--large]`): cold full index, no-op
+ * incremental and one-file-edit incremental on a generated repository (and on `path` when given),
+ * with peak RSS. Numbers are printed, never asserted.
+ */
+import { parseArgs } from "node:util";
+import { join } from "node:path";
+import { ensureDb } from "../src/db/ensure.ts";
+import { indexProject } from "../src/index/indexer.ts";
+import { deleteGraphs } from "../src/project/catalog.ts";
+import { resolveProject } from "../src/project/identity.ts";
+import { generateRepo } from "./genrepo.ts";
+
+const { values, positionals } = parseArgs({
+  args: Deno.args,
+  options: { files: { type: "string", default: "1000" }, large: { type: "boolean" } },
+  allowPositionals: true,
+});
+
+let peak = 0;
+const sampler = setInterval(() => (peak = Math.max(peak, Deno.memoryUsage().rss)), 20);
+const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
+
+const db = await ensureDb({ quiet: true });
+
+async function benchRepo(label: string, root: string, editFile?: string): Promise<void> {
+  const project = `bench-${crypto.randomUUID().slice(0, 6)}`;
+  const ref = await resolveProject(root, { project, branch: "bench" });
+  peak = 0;
+  try {
+    let t = performance.now();
+    const cold = await indexProject(db, ref, { full: true });
+    const coldMs = performance.now() - t;
+    const coldPeak = peak;
+    t = performance.now();
+    await indexProject(db, ref);
+    const noopMs = performance.now() - t;
+    let editMs = NaN;
+    if (editFile) {
+      await Deno.writeTextFile(join(root, editFile), "\n\ndef bench_extra():\n    return 1\n", {
+        append: true,
+      });
+      t = performance.now();
+      const edit = await indexProject(db, ref);
+      editMs = performance.now() - t;
+      if (edit.files.modified.length !== 1) {
+        console.log(`  (edit run saw ${edit.files.modified.length} modified files)`);
+      }
+    }
+    const symbols = Object.values(cold.symbols).reduce((a, b) => a + b, 0);
+    const edges = Object.values(cold.edges).reduce((a, b) => a + b, 0);
+    console.log(`${label}: ${cold.files.scanned} files, ${symbols} symbols, ${edges} edges`);
+    console.log(
+      `  cold full index      ${coldMs.toFixed(0)} ms  (${
+        (cold.files.scanned / (coldMs / 1000)).toFixed(0)
+      } files/s)   target >= 200 files/s`,
+    );
+    console.log(`  no-op incremental    ${noopMs.toFixed(0)} ms   target < 300 ms`);
+    if (editFile) console.log(`  one-file edit        ${editMs.toFixed(0)} ms   target < 500 ms`);
+    console.log(`  peak RSS             ${mb(coldPeak)}`);
+  } finally {
+    await deleteGraphs(db, project);
+  }
+}
+
+const tmp = await Deno.makeTempDir({ prefix: "cgraph-bench-" });
+try {
+  const n = Number(values.files);
+  const paths = await generateRepo(tmp, n);
+  await benchRepo(
+    `generated repository (${n} files, 4 languages)`,
+    tmp,
+    paths.find((p) => p.endsWith(".py")),
+  );
+  if (values.large) {
+    const big = await Deno.makeTempDir({ prefix: "cgraph-bench-large-" });
+    try {
+      const bigPaths = await generateRepo(big, 10_000, 7);
+      await benchRepo(
+        "generated repository (10,000 files)",
+        big,
+        bigPaths.find((p) => p.endsWith(".py")),
+      );
+      console.log("  target: peak RSS < 1.5 GB for 10,000 files");
+    } finally {
+      await Deno.remove(big, { recursive: true });
+    }
+  }
+  for (const p of positionals) await benchRepo(p, p);
+} finally {
+  clearInterval(sampler);
+  await Deno.remove(tmp, { recursive: true });
+  await db.close();
+}
