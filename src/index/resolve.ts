@@ -129,6 +129,17 @@ class Resolver {
       const out = edges.get(scope.facts.path)!;
       out.push(...this.definesEdges(scope), ...this.imports(scope), ...this.callEdges(scope));
     }
+    // One edge per (type, from, to) across the repository: two files can state the same fact
+    // (two `impl Trait for T` blocks); the first file in path order owns it.
+    const seen = new Set<string>();
+    for (const [path, list] of edges) {
+      edges.set(path, list.filter((e) => {
+        const key = `${e.type}\0${e.from}\0${e.to}`;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      }));
+    }
     const symbols = new Map<string, SymbolNode[]>();
     for (const scope of this.scopes.values()) {
       symbols.set(
