@@ -83,3 +83,34 @@ export function relativeFiles(
   if (stem !== base) for (const ext of exts) if (repo.has(stem + ext)) return [stem + ext];
   return [];
 }
+
+/** Standard C / POSIX headers: never matched against repository files by suffix. */
+const SYSTEM_HEADERS = new Set(
+  `assert complex ctype errno fenv float inttypes iso646 limits locale math setjmp signal stdalign
+  stdarg stdatomic stdbool stddef stdint stdio stdlib stdnoreturn string tgmath threads time uchar
+  wchar wctype unistd fcntl pthread dirent strings poll dlfcn termios netdb`
+    .split(/\s+/).map((h) => `${h}.h`),
+);
+
+/**
+ * Files a C / C++ `#include` names: relative to the including file's directory, then the nearest
+ * ancestor directory (or its `include/`) holding the path, then a unique file ending with it.
+ */
+export function includeFiles(source: string, fromPath: string, repo: RepoFiles): string[] {
+  const rel = source.trim().replace(/\\/g, "/");
+  if (!rel || rel.startsWith("/")) return [];
+  const local = joinPath(dirOf(fromPath), rel);
+  if (local !== undefined && repo.has(local)) return [local];
+  const dirs = dirOf(fromPath).split("/").filter(Boolean);
+  for (let n = dirs.length; n >= 0; n--) {
+    const base = dirs.slice(0, n).join("/");
+    for (const dir of [base, base ? `${base}/include` : "include"]) {
+      const hit = joinPath(dir, rel);
+      if (hit !== undefined && repo.has(hit)) return [hit];
+    }
+  }
+  if (SYSTEM_HEADERS.has(rel)) return [];
+  const suffix = rel.replace(/^(\.\.?\/)+/, "");
+  const hits = suffix ? repo.withSuffix(suffix) : [];
+  return hits.length === 1 ? hits : [];
+}

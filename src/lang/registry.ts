@@ -3,6 +3,8 @@
  * src/lang/ with spec.ts + tags.scm, one line here, and a fixture under fixtures/.
  */
 import { python } from "./python/spec.ts";
+import { c } from "./c/spec.ts";
+import { cpp } from "./cpp/spec.ts";
 import { javascript } from "./javascript/spec.ts";
 import { tsx, typescript } from "./typescript/spec.ts";
 import type { LanguageSpec } from "./spec.ts";
@@ -12,6 +14,8 @@ export const LANGUAGES: readonly LanguageSpec[] = [
   typescript,
   tsx,
   python,
+  c,
+  cpp,
 ];
 
 const BY_EXTENSION = new Map<string, LanguageSpec>();

@@ -1,0 +1,22 @@
+import type { LanguageSpec } from "../spec.ts";
+import { includeFiles } from "../paths.ts";
+import query from "./tags.scm" with { type: "text" };
+
+export const c: LanguageSpec = {
+  name: "c",
+  grammar: "c",
+  extensions: [".c", ".h"],
+  query,
+  selfNames: [],
+  implicitThis: false,
+  // One global namespace: a function defined in any .c file is callable from any other through
+  // its header (headers hold prototypes, which are not definitions).
+  packageScope: "global",
+  docStyle: "comments",
+  moduleName: () => "",
+  resolveImport: (imp, fromPath, repo) => includeFiles(imp.source, fromPath, repo),
+  // Function-pointer fields called as `obj->read(...)`: a unique function of that name proves
+  // nothing.
+  commonMethods: `init free alloc destroy create open close read write flush run start stop reset
+    release get set put send recv call handler`.split(/\s+/),
+};

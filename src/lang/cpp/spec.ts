@@ -1,0 +1,24 @@
+import type { LanguageSpec } from "../spec.ts";
+import { includeFiles } from "../paths.ts";
+import query from "./tags.scm" with { type: "text" };
+
+export const cpp: LanguageSpec = {
+  name: "cpp",
+  grammar: "cpp",
+  // `.h` is routed here by the registry when the project has C++ sources.
+  extensions: [".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp"],
+  query,
+  selfNames: ["this"],
+  implicitThis: true,
+  // Namespaces are open and span files: any file's definitions are visible through headers.
+  packageScope: "global",
+  docStyle: "comments",
+  moduleName: () => "",
+  resolveImport: (imp, fromPath, repo) => includeFiles(imp.source, fromPath, repo),
+  commonMethods: `push_back emplace_back push_front emplace_front pop_back pop_front emplace insert
+    erase clear find count contains size length empty begin end rbegin rend cbegin cend front back at
+    data reserve resize capacity swap get reset release lock unlock try_lock load store c_str substr
+    append str first second value has_value value_or wait notify_one notify_all join detach what top
+    push pop assign compare write read close open flush run start stop update add remove set put
+    send`.split(/\s+/),
+};
