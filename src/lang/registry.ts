@@ -3,6 +3,8 @@
  * src/lang/ with spec.ts + tags.scm, one line here, and a fixture under fixtures/.
  */
 import { python } from "./python/spec.ts";
+import { csharp } from "./csharp/spec.ts";
+import { ruby } from "./ruby/spec.ts";
 import { c } from "./c/spec.ts";
 import { cpp } from "./cpp/spec.ts";
 import { javascript } from "./javascript/spec.ts";
@@ -14,6 +16,8 @@ export const LANGUAGES: readonly LanguageSpec[] = [
   typescript,
   tsx,
   python,
+  csharp,
+  ruby,
   c,
   cpp,
 ];
