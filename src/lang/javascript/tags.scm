@@ -17,6 +17,15 @@
     name: (identifier) @name
     value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
 
+; React components wrapped at definition: const Row = memo((props) => ...), React.forwardRef(...)
+((lexical_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: (call_expression
+      function: [(identifier) (member_expression)] @_wrapper
+      arguments: (arguments . [(arrow_function) (function_expression)])))) @definition.function
+  (#match? @_wrapper "^(React\\.)?(memo|forwardRef)$"))
+
 ; const Foo = class extends Bar {}
 (lexical_declaration
   (variable_declarator name: (identifier) @name value: (class))) @definition.class
@@ -46,6 +55,13 @@
     right: [(arrow_function) (function_expression)])) @definition.function
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
+; app.handle = function handle() {} at file level (express style): a method of the object `app`.
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression object: (identifier) @owner property: (property_identifier) @name)
+      right: [(arrow_function) (function_expression)])) @definition.function
+  (#not-any-of? @owner "exports" "module" "window" "globalThis"))
 ((expression_statement
   (assignment_expression
     left: (member_expression

@@ -24,6 +24,15 @@
     name: (identifier) @name
     value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
 
+; React components wrapped at definition: const Row = memo((props) => ...), React.forwardRef(...)
+((lexical_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: (call_expression
+      function: [(identifier) (member_expression)] @_wrapper
+      arguments: (arguments . [(arrow_function) (function_expression)])))) @definition.function
+  (#match? @_wrapper "^(React\\.)?(memo|forwardRef)$"))
+
 ; const Foo = class extends Bar {}
 (lexical_declaration
   (variable_declarator name: (identifier) @name value: (class))) @definition.class
