@@ -9,6 +9,8 @@ import { c } from "./c/spec.ts";
 import { cpp } from "./cpp/spec.ts";
 import { javascript } from "./javascript/spec.ts";
 import { tsx, typescript } from "./typescript/spec.ts";
+import { java } from "./java/spec.ts";
+import { kotlin } from "./kotlin/spec.ts";
 import type { LanguageSpec } from "./spec.ts";
 
 export const LANGUAGES: readonly LanguageSpec[] = [
@@ -20,6 +22,8 @@ export const LANGUAGES: readonly LanguageSpec[] = [
   ruby,
   c,
   cpp,
+  java,
+  kotlin,
 ];
 
 const BY_EXTENSION = new Map<string, LanguageSpec>();

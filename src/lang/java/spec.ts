@@ -1,0 +1,23 @@
+import type { LanguageSpec } from "../spec.ts";
+import { resolveJvmImport, splitImport } from "./jvm.ts";
+import query from "./tags.scm" with { type: "text" };
+
+export const java: LanguageSpec = {
+  name: "java",
+  grammar: "java",
+  extensions: [".java"],
+  query,
+  selfNames: ["this", "super"],
+  implicitThis: true,
+  packageScope: "declared",
+  docStyle: "comments",
+  moduleName: (_path, pkg) => pkg ?? "",
+  normalizeImport: splitImport,
+  resolveImport: (imp, _fromPath, repo) => resolveJvmImport("java", [".java"], imp, repo),
+  // Object, collections, streams, Optional, functional interfaces, builders, printing.
+  commonMethods:
+    `equals hashCode toString compareTo clone get set put add addAll remove clear size isEmpty
+    contains containsKey iterator hasNext next stream map filter forEach collect reduce toList of
+    valueOf orElse isPresent ifPresent length append format close run call apply accept test
+    getName getValue getKey start stop print println`.split(/\s+/),
+};

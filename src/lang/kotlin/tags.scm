@@ -1,0 +1,117 @@
+; Kotlin: definitions, calls, imports, inheritance, type hints.
+
+(package_header (qualified_identifier) @package)
+
+; ---------------------------------------------------------------------------------------------
+; Definitions. `enum class` -> enum, `interface` / `fun interface` -> interface, other classes and
+; `object`s -> class. Companion objects are not definitions: their functions become members of the
+; enclosing class, so `Foo.create()` and a bare `create()` inside Foo find them.
+
+(class_declaration (modifiers)? @_mods "class" name: (identifier) @name
+  (#not-match? @_mods "(^|\\s)enum(\\s|$)")) @definition.class
+(class_declaration "class" name: (identifier) @name (enum_class_body)) @definition.enum
+(class_declaration "interface" name: (identifier) @name) @definition.interface
+(object_declaration name: (identifier) @name) @definition.class
+
+; Functions: top level, in class / object / companion / enum bodies, and local functions. Functions
+; of anonymous objects (`object : Runnable { ... }`) are not definitions (their calls belong to the
+; enclosing named function). `fun Foo.bar()` is an extension: owned by Foo (`Foo.bar`).
+(source_file
+  (function_declaration [(user_type) (nullable_type)]? @owner . name: (identifier) @name) @definition.function)
+(class_declaration (class_body
+  (function_declaration [(user_type) (nullable_type)]? @owner . name: (identifier) @name) @definition.function))
+(class_declaration (enum_class_body
+  (function_declaration [(user_type) (nullable_type)]? @owner . name: (identifier) @name) @definition.function))
+(object_declaration (class_body
+  (function_declaration [(user_type) (nullable_type)]? @owner . name: (identifier) @name) @definition.function))
+(companion_object (class_body
+  (function_declaration [(user_type) (nullable_type)]? @owner . name: (identifier) @name) @definition.function))
+(block
+  (function_declaration [(user_type) (nullable_type)]? @owner . name: (identifier) @name) @definition.function)
+
+; Secondary constructors: methods named like the class (as Java constructors are).
+(class_declaration name: (identifier) @name (class_body (secondary_constructor) @definition.method))
+
+; ---------------------------------------------------------------------------------------------
+; Calls. `Foo()` is a plain call (the resolver links a call of a type name to the type).
+
+; f(x), f<T>(x), f { ... }
+(call_expression . (identifier) @name) @reference.call
+
+; obj.m(), obj?.m(), this.m(), super.m(), Type.m(), pkg.f(), a.b().c(), list.forEach { ... }
+; The receiver is kept as written; receivers the resolver cannot type (`a.b()`) fall back to
+; name-based resolution instead of being mistaken for a call on `this`.
+(call_expression . (navigation_expression
+  . [
+    (identifier) (navigation_expression) (call_expression) (this_expression) (super_expression)
+    (parenthesized_expression) (index_expression) (string_literal) (multiline_string_literal)
+    (character_literal) (number_literal) (float_literal) (collection_literal) (lambda_literal)
+    (object_literal) (anonymous_function) (callable_reference) (if_expression) (when_expression)
+    (try_expression) (labeled_expression) (annotated_expression)
+  ] @receiver
+  . (identifier) @name .)
+  (#not-match? @receiver "^(this@|super\\s*<)")) @reference.call
+; this@Outer.m(): a member of Outer; super<Base>.m(): a member of Base.
+(call_expression . (navigation_expression
+  . (this_expression (identifier) @receiver) . (identifier) @name .)) @reference.call
+(call_expression . (navigation_expression
+  . (super_expression (user_type (identifier) @receiver .)) . (identifier) @name .)) @reference.call
+; The grammar binds prefix operators tighter than `.`: `!a.isX()` parses as `(!a).isX()`, and
+; `a!!.m()` as a unary expression too. The receiver is the operand.
+(call_expression . (navigation_expression
+  . (unary_expression argument: (_) @receiver) . (identifier) @name .)) @reference.call
+
+; Infix calls: `a and b` calls `a.and(b)`.
+(infix_expression . (_) @receiver . (identifier) @name . (_) .) @reference.call
+
+; Callable references: ::f, Foo::bar, this::bar, obj::bar.
+(callable_reference . (identifier) @name .) @reference.call
+(navigation_expression . (_) @receiver . "::" . (identifier) @name .) @reference.call
+
+; `class A : B(x)`: the primary constructor calls B's constructor.
+(delegation_specifier (constructor_invocation (user_type (identifier) @name .)) @reference.new)
+(delegation_specifier (constructor_invocation (user_type (identifier) @name . (type_arguments))) @reference.new)
+
+; ---------------------------------------------------------------------------------------------
+; Imports. `import a.b.C` is split by spec.normalizeImport into source `a.b`, name `C`.
+
+((import (qualified_identifier) @import.source .) @import (#not-match? @import "\\*"))
+(import (qualified_identifier) @import.source (identifier) @import.alias) @import
+(import (qualified_identifier) @import.source "*" @import.wildcard) @import
+
+; ---------------------------------------------------------------------------------------------
+; Inheritance. `B(...)` in a class header is a superclass; a plain type is an interface or a
+; class (`inherits`: the target's kind decides). An interface's supertypes are interfaces: extends.
+
+(class_declaration "class" (delegation_specifiers (delegation_specifier
+  (constructor_invocation (user_type (identifier) @reference.extends .)))))
+(class_declaration "class" (delegation_specifiers (delegation_specifier
+  (constructor_invocation (user_type (identifier) @reference.extends . (type_arguments))))))
+(class_declaration "class" (delegation_specifiers (delegation_specifier
+  [(user_type (identifier) @reference.inherits .)
+   (user_type (identifier) @reference.inherits . (type_arguments))
+   (explicit_delegation [(user_type (identifier) @reference.inherits .)
+                         (user_type (identifier) @reference.inherits . (type_arguments))])])))
+(object_declaration (delegation_specifiers (delegation_specifier
+  [(constructor_invocation (user_type (identifier) @reference.extends .))
+   (constructor_invocation (user_type (identifier) @reference.extends . (type_arguments)))
+   (user_type (identifier) @reference.inherits .)
+   (user_type (identifier) @reference.inherits . (type_arguments))])))
+(class_declaration "interface" (delegation_specifiers (delegation_specifier
+  [(user_type (identifier) @reference.extends .)
+   (user_type (identifier) @reference.extends . (type_arguments))])))
+
+; ---------------------------------------------------------------------------------------------
+; Type hints: `val x: Foo`, `val x = Foo()`, parameters `x: Foo`, primary-constructor parameters
+; and properties (class-wide), nullable types `Foo?`.
+
+(property_declaration
+  (variable_declaration (identifier) @hint.var
+    [(user_type) @hint.type (nullable_type (user_type) @hint.type)])) @hint
+(property_declaration
+  (variable_declaration (identifier) @hint.var .)
+  (call_expression . (identifier) @hint.type)) @hint
+(parameter (identifier) @hint.var
+  [(user_type) @hint.type (nullable_type (user_type) @hint.type)]) @hint
+(class_parameter (identifier) @hint.var
+  [(user_type) @hint.type (nullable_type (user_type) @hint.type)]) @hint
