@@ -55,6 +55,8 @@ interface FileScope {
   exports: Map<string, DefRef[]>;
   bindings?: Map<string, Binding[]>;
   wildcards?: string[];
+  /** Wildcard imports whose last segment may name a type: its members become visible. */
+  wildcardTypes?: { files: string[]; type: string }[];
   importEdges?: Edge[];
 }
 
@@ -189,7 +191,7 @@ class Resolver {
         from = owners.length === 1 ? owners[0] : undefined;
       }
       if (!from) continue;
-      const targets = this.resolveTypeRef(scope, from.def.parent, h.name).filter((t) =>
+      const targets = distinct(this.resolveTypeRef(scope, from.def.parent, h.name)).filter((t) =>
         t.node.id !== from!.node.id
       );
       if (targets.length !== 1) continue;
@@ -222,6 +224,7 @@ class Resolver {
     if (scope.bindings) return scope.bindings;
     const bindings = new Map<string, Binding[]>();
     const wildcards: string[] = [];
+    const wildcardTypes: { files: string[]; type: string }[] = [];
     const edges: Edge[] = [];
     const seen = new Set<string>();
     const from = fileId(scope.facts.path);
@@ -242,6 +245,8 @@ class Resolver {
       }
       if (imp.wildcard) {
         wildcards.push(...files);
+        const last = imp.source.split(/\.|::|\//).pop();
+        if (last && /^[A-Z]/.test(last)) wildcardTypes.push({ files, type: last });
       } else if (imp.name) {
         const local = imp.alias ?? imp.name;
         const list = bindings.get(local) ?? [];
@@ -257,6 +262,7 @@ class Resolver {
     }
     scope.bindings = bindings;
     scope.wildcards = [...new Set(wildcards)];
+    scope.wildcardTypes = wildcardTypes;
     scope.importEdges = edges;
     return bindings;
   }
@@ -363,7 +369,8 @@ class Resolver {
     }
 
     // Last resort: a method name defined exactly once in the repository, and not a common one.
-    if (spec.commonMethods?.includes(name)) return undefined;
+    // A capitalised receiver we could not resolve is a type from outside (`Math.Round`).
+    if (spec.commonMethods?.includes(name) || /^[A-Z][\w$]*$/.test(receiver)) return undefined;
     const methods = this.methodNames.get(familyOf(scope.facts.language))?.get(name) ?? [];
     if (methods.length === 1 && name.length > 2) {
       return { refs: methods, confidence: CONF_UNIQUE_METHOD };
@@ -416,7 +423,7 @@ class Resolver {
     unique: boolean,
   ): { refs: DefRef[]; confidence: number } {
     const pick = (refs: DefRef[], confidence: number) => {
-      const ok = refs.filter(accept);
+      const ok = distinct(refs.filter(accept));
       return ok.length && sameSymbol(ok) ? { refs: ok, confidence } : undefined;
     };
     // 1. enclosing scopes of this file, innermost first
@@ -439,6 +446,12 @@ class Resolver {
     // 3. wildcard imports
     const wild = pick(this.exported(scope.wildcards ?? [], name, 0), CONF_SCOPE);
     if (wild) return wild;
+    // `using static A.B.Log;` / `import static a.b.Util.*;`: members of the imported type.
+    for (const w of scope.wildcardTypes ?? []) {
+      const types = this.exported(w.files, w.type, 0).filter(isType);
+      const hit = pick(types.flatMap((t) => this.member(t, name)), CONF_SCOPE);
+      if (hit) return hit;
+    }
     // 4. same package
     const pkg = this.packageNames(scope)?.get(name)?.filter((r) => r.file !== scope.facts);
     if (pkg?.length) {
@@ -552,6 +565,13 @@ class Resolver {
       else continue;
       if (!best || depth > best.depth) best = { depth, type: h.type };
     }
+    if (!best && type && type.file === scope.facts) {
+      // `this._repo` where the field was declared as `_repo` at class level.
+      const self = scope.spec.selfNames.find((n) => variable.startsWith(`${n}.`));
+      const field = self ? variable.slice(self.length + 1) : undefined;
+      const h = field ? hints.find((x) => x.variable === field && x.scope === type.index) : undefined;
+      if (h) return h.type;
+    }
     return best?.type;
   }
 
@@ -593,6 +613,13 @@ function push<K, V>(map: Map<K, Map<string, V[]>>, key: K, name: string, value: 
   const list = inner.get(name);
   if (list) list.push(value);
   else inner.set(name, [value]);
+}
+
+/** The same definition reached twice (a file imported directly and through another) counts once. */
+function distinct(refs: DefRef[]): DefRef[] {
+  if (refs.length < 2) return refs;
+  const seen = new Set<string>();
+  return refs.filter((r) => !seen.has(r.node.id) && (seen.add(r.node.id), true));
 }
 
 function isType(r: DefRef): boolean {
