@@ -125,17 +125,22 @@ export function analyze(
     let kind = c.kind;
     const inType = owner !== undefined ||
       (parentContainer !== undefined && parentContainer.kind !== "impl" &&
-        TYPE_KINDS.has(parentContainer.kind));
+        TYPE_KINDS.has(parentContainer.kind) &&
+        !(parentContainer.kind === "Module" && spec.namespaceFunctions));
     if (kind === "Function" && inType) kind = "Method";
     const parentDef = nearestDef(containers, parentOf, i);
     const parentLocal = parentDef >= 0 ? defs[containers[parentDef].def!].local : undefined;
     const ownerPart = parentContainer?.kind === "impl" || c.owner ? owner : undefined;
     const prefix = [parentLocal, ownerPart].filter(Boolean).join(".");
     c.def = defs.length;
+    // `namespace a::b` / `module A::B`: the name is the last segment, the rest is its path.
+    const segments = c.name.split("::").filter(Boolean);
+    const name = segments[segments.length - 1] ?? c.name;
+    const written = segments.join(".");
     defs.push({
-      name: c.name,
+      name,
       kind,
-      local: prefix ? `${prefix}.${c.name}` : c.name,
+      local: prefix ? `${prefix}.${written}` : written,
       line: c.node.startPosition.row + 1,
       endLine: c.node.endPosition.row + 1,
       signature: signatureOf(c.node),

@@ -86,6 +86,7 @@ class Resolver {
   readonly bases = new Map<string, DefRef[]>();
   readonly byId = new Map<string, DefRef>();
   readonly packages = new Map<string, Map<string, DefRef[]>>();
+  readonly modulesByName = new Map<string, DefRef[]>();
 
   constructor(facts: FileFacts[], specOf: (language: string) => LanguageSpec | undefined) {
     const sorted = [...facts].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -114,6 +115,11 @@ class Resolver {
           if (!(r.def.owner && r.def.kind === "Method")) push(this.globalNames, fam, r.def.name, r);
         }
         if (r.def.kind === "Method") push(this.methodNames, fam, r.def.name, r);
+        if (r.def.kind === "Module") {
+          const same = this.modulesByName.get(r.node.qualified_name);
+          if (same) same.push(r);
+          else this.modulesByName.set(r.node.qualified_name, [r]);
+        }
         if (parent && TYPE_KINDS.has(parent.kind)) {
           push(this.members, refs[r.def.parent].node.id, r.def.name, r);
         }
@@ -135,12 +141,15 @@ class Resolver {
     // (two `impl Trait for T` blocks); the first file in path order owns it.
     const seen = new Set<string>();
     for (const [path, list] of edges) {
-      edges.set(path, list.filter((e) => {
-        const key = `${e.type}\0${e.from}\0${e.to}`;
-        if (seen.has(key)) return false;
-        seen.add(key);
-        return true;
-      }));
+      edges.set(
+        path,
+        list.filter((e) => {
+          const key = `${e.type}\0${e.from}\0${e.to}`;
+          if (seen.has(key)) return false;
+          seen.add(key);
+          return true;
+        }),
+      );
     }
     const symbols = new Map<string, SymbolNode[]>();
     for (const scope of this.scopes.values()) {
@@ -398,7 +407,14 @@ class Resolver {
     const last = qualifier.split(".").pop()!;
     const owners = this.lookup(scope, from, last, (r) => TYPE_KINDS.has(r.def.kind), true).refs;
     const refs = owners.flatMap((o) => this.memberOrConstructor(o, name));
-    return refs;
+    if (refs.length) return refs;
+    // A namespace is open: its blocks in other files (a header and its .cpp) are one scope.
+    const modules = owners.filter((o) => o.def.kind === "Module");
+    return distinct(
+      modules.flatMap((m) =>
+        (this.modulesByName.get(m.node.qualified_name) ?? []).flatMap((b) => this.member(b, name))
+      ),
+    );
   }
 
   memberOrConstructor(type: DefRef, name: string): DefRef[] {
@@ -545,7 +561,6 @@ class Resolver {
 
   hintedType(scope: FileScope, from: number, variable: string): string | undefined {
     const hints = scope.facts.hints;
-    if (!hints.length) return undefined;
     const chain = new Set<number>();
     for (let at = from;; at = scope.refs[at].def.parent) {
       chain.add(at);
@@ -565,11 +580,14 @@ class Resolver {
       else continue;
       if (!best || depth > best.depth) best = { depth, type: h.type };
     }
-    if (!best && type && type.file === scope.facts) {
-      // `this._repo` where the field was declared as `_repo` at class level.
+    if (!best && type) {
+      // A field declared at class level, maybe in another file (C++ out-of-line methods):
+      // `this._repo` or a bare `repo_` inside a method.
       const self = scope.spec.selfNames.find((n) => variable.startsWith(`${n}.`));
-      const field = self ? variable.slice(self.length + 1) : undefined;
-      const h = field ? hints.find((x) => x.variable === field && x.scope === type.index) : undefined;
+      const field = self ? variable.slice(self.length + 1) : variable;
+      const h = type.file.hints.find((x) =>
+        (x.variable === field || x.variable === variable) && x.scope === type.index
+      );
       if (h) return h.type;
     }
     return best?.type;

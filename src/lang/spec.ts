@@ -55,6 +55,8 @@ export interface LanguageSpec {
   implicitThis: boolean;
   /** How files see each other's top-level names without an import. */
   packageScope: "directory" | "declared" | "global" | "none";
+  /** Functions directly inside a Module (C++ namespace, Rust mod) stay functions, not methods. */
+  namespaceFunctions?: boolean;
   /** Doc comments: Python docstrings, or comments right above the definition. */
   docStyle: "docstring" | "comments";
   /** Module prefix of qualified names for a file (`pkg/mod.py` -> `pkg.mod`), given its package. */

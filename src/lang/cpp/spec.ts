@@ -10,6 +10,7 @@ export const cpp: LanguageSpec = {
   query,
   selfNames: ["this"],
   implicitThis: true,
+  namespaceFunctions: true,
   // Namespaces are open and span files: any file's definitions are visible through headers.
   packageScope: "global",
   docStyle: "comments",
