@@ -10,7 +10,9 @@ let ready: Promise<void> | undefined;
 const loaded = new Map<string, Promise<{ parser: Parser; query: Query }>>();
 
 function init(): Promise<void> {
-  ready ??= Parser.init({ wasmBinary: RUNTIME_WASM } as never);
+  // Copies: the embedded bytes are shared by every worker of the process, and emscripten may
+  // keep or detach the buffer it is given.
+  ready ??= Parser.init({ wasmBinary: RUNTIME_WASM.slice() } as never);
   return ready;
 }
 
@@ -22,7 +24,7 @@ export function toolsFor(spec: LanguageSpec): Promise<{ parser: Parser; query: Q
       await init();
       const bytes = GRAMMARS[spec.grammar];
       if (!bytes) throw new Error(`no grammar '${spec.grammar}' for ${spec.name}`);
-      const language = await Language.load(bytes);
+      const language = await Language.load(bytes.slice());
       const parser = new Parser();
       parser.setLanguage(language);
       let query: Query;

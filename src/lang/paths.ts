@@ -2,7 +2,10 @@
 import type { RepoFiles } from "./spec.ts";
 
 /** `pkg/mod.py` -> `pkg.mod`; `pkg/__init__.py` -> `pkg` (with `index: "__init__"`). */
-export function pathModuleName(path: string, opts: { index?: string; strip?: string[] } = {}): string {
+export function pathModuleName(
+  path: string,
+  opts: { index?: string; strip?: string[] } = {},
+): string {
   let p = path.replace(/\.[^./]+$/, "");
   for (const prefix of opts.strip ?? []) {
     if (p.startsWith(prefix)) {
@@ -77,10 +80,12 @@ export function relativeFiles(
   if (base === undefined) return [];
   if (repo.has(base)) return [base];
   for (const ext of exts) if (repo.has(base + ext)) return [base + ext];
-  for (const ext of exts) if (repo.has(`${base}/${indexName}${ext}`)) return [`${base}/${indexName}${ext}`];
+  for (const ext of exts) {
+    if (repo.has(`${base}/${indexName}${ext}`)) return [`${base}/${indexName}${ext}`];
+  }
   // `./x.js` written for a TypeScript file `x.ts`.
   const stem = base.replace(/\.[cm]?[jt]sx?$/, "");
-  if (stem !== base) for (const ext of exts) if (repo.has(stem + ext)) return [stem + ext];
+  if (stem !== base) { for (const ext of exts) if (repo.has(stem + ext)) return [stem + ext]; }
   return [];
 }
 

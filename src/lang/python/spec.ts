@@ -17,17 +17,56 @@ export const python: LanguageSpec = {
     const files = dottedModuleFiles(source, repo, [".py", ".pyi"], "__init__");
     // `from pkg import mod` names a module as often as a symbol.
     if (imp.name) {
-      const sub = dottedModuleFiles(source ? `${source}.${imp.name}` : imp.name, repo, [".py", ".pyi"], "__init__");
+      const sub = dottedModuleFiles(source ? `${source}.${imp.name}` : imp.name, repo, [
+        ".py",
+        ".pyi",
+      ], "__init__");
       return [...files, ...sub];
     }
     return files;
   },
   moduleBinding: (source) => source.startsWith(".") ? undefined : source,
   commonMethods: [
-    "append", "extend", "insert", "remove", "pop", "clear", "index", "count", "sort", "reverse",
-    "copy", "get", "keys", "values", "items", "update", "setdefault", "add", "discard", "join",
-    "split", "strip", "replace", "format", "encode", "decode", "startswith", "endswith", "lower",
-    "upper", "read", "write", "close", "open", "send", "run", "start", "stop", "put", "find",
+    "append",
+    "extend",
+    "insert",
+    "remove",
+    "pop",
+    "clear",
+    "index",
+    "count",
+    "sort",
+    "reverse",
+    "copy",
+    "get",
+    "keys",
+    "values",
+    "items",
+    "update",
+    "setdefault",
+    "add",
+    "discard",
+    "join",
+    "split",
+    "strip",
+    "replace",
+    "format",
+    "encode",
+    "decode",
+    "startswith",
+    "endswith",
+    "lower",
+    "upper",
+    "read",
+    "write",
+    "close",
+    "open",
+    "send",
+    "run",
+    "start",
+    "stop",
+    "put",
+    "find",
   ],
 };
 
