@@ -65,8 +65,9 @@
 (infix_expression . (_) @receiver . (identifier) @name . (_) .) @reference.call
 
 ; Callable references: ::f, Foo::bar, this::bar, obj::bar.
-(callable_reference . (identifier) @name .) @reference.call
-(navigation_expression . (_) @receiver . "::" . (identifier) @name .) @reference.call
+(callable_reference . (identifier) @name . (#not-eq? @name "class")) @reference.call
+(navigation_expression . (_) @receiver . "::" . (identifier) @name . (#not-eq? @name "class"))
+  @reference.call
 
 ; `class A : B(x)`: the primary constructor calls B's constructor.
 (delegation_specifier (constructor_invocation (user_type (identifier) @name .)) @reference.new)
