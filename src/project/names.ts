@@ -48,10 +48,9 @@ export interface GraphKeys {
   pending: string;
 }
 
+/** Keys of a (project, branch) given their sanitised names (see sanitizeName; never re-applied). */
 export function keysFor(project: string, branch: string): GraphKeys {
-  const p = sanitizeName(project);
-  const b = sanitizeName(branch);
-  const base = `${p}:${b}`;
+  const base = `${project}:${branch}`;
   return {
     graph: `code:${base}`,
     // `~` never survives sanitizeName unescaped, so these cannot collide with a real branch.
