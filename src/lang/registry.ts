@@ -3,6 +3,8 @@
  * src/lang/ with spec.ts + tags.scm, one line here, and a fixture under fixtures/.
  */
 import { python } from "./python/spec.ts";
+import { go } from "./go/spec.ts";
+import { rust } from "./rust/spec.ts";
 import { csharp } from "./csharp/spec.ts";
 import { ruby } from "./ruby/spec.ts";
 import { c } from "./c/spec.ts";
@@ -18,6 +20,8 @@ export const LANGUAGES: readonly LanguageSpec[] = [
   typescript,
   tsx,
   python,
+  go,
+  rust,
   csharp,
   ruby,
   c,

@@ -1,0 +1,191 @@
+; Rust: items, impl scopes, calls (including inside macro arguments), `use`/`mod` imports, trait
+; implementations, type hints.
+
+; --- definitions ---------------------------------------------------------------------------------
+
+(function_item name: (identifier) @name) @definition.function
+(function_signature_item name: (identifier) @name) @definition.function
+(struct_item name: (type_identifier) @name) @definition.struct
+(union_item name: (type_identifier) @name) @definition.struct
+(enum_item name: (type_identifier) @name) @definition.enum
+(trait_item name: (type_identifier) @name) @definition.trait
+(mod_item name: (identifier) @name body: (declaration_list)) @definition.module
+
+; impl T { ... } / impl Trait for T { ... }: methods inside are owned by T.
+(impl_item type: (_) @name) @scope.impl
+
+; --- inheritance ---------------------------------------------------------------------------------
+
+(impl_item trait: [(type_identifier) (scoped_type_identifier)] @reference.implements)
+(impl_item trait: (generic_type type: (_) @reference.implements))
+
+; supertraits: trait Store: Named + Send
+(trait_item
+  bounds: (trait_bounds [(type_identifier) (scoped_type_identifier)] @reference.extends))
+(trait_item bounds: (trait_bounds (generic_type type: (_) @reference.extends)))
+
+; --- calls ---------------------------------------------------------------------------------------
+
+; f(), f::<T>()
+(call_expression function: (identifier) @name) @reference.call
+(call_expression function: (generic_function function: (identifier) @name)) @reference.call
+
+; x.m(), self.m(), self.db.m(), f().m(), x.m::<T>()
+(call_expression function: (field_expression value: (_) @receiver field: (field_identifier) @name)) @reference.call
+(call_expression
+  function: (generic_function
+    function: (field_expression value: (_) @receiver field: (field_identifier) @name))) @reference.call
+
+; T::new(), Self::f(), module::f(), crate::a::f(), T::<U>::f(), <T as Trait>::f()
+(call_expression
+  function: (scoped_identifier
+    path: [(identifier) (scoped_identifier) (self) (super) (crate)] @receiver
+    name: (identifier) @name)) @reference.call
+(call_expression
+  function: (generic_function
+    function: (scoped_identifier
+      path: [(identifier) (scoped_identifier) (self) (super) (crate)] @receiver
+      name: (identifier) @name))) @reference.call
+(call_expression
+  function: (scoped_identifier
+    path: (generic_type type: (_) @receiver)
+    name: (identifier) @name)) @reference.call
+(call_expression
+  function: (scoped_identifier
+    path: (bracketed_type
+      [(qualified_type type: (_) @receiver) (type_identifier) @receiver (scoped_type_identifier) @receiver])
+    name: (identifier) @name)) @reference.call
+
+; struct literals construct the type: Store { .. }, store::Store { .. } (not `Self { .. }`)
+((struct_expression name: (type_identifier) @name) @reference.new
+  (#not-eq? @name "Self"))
+(struct_expression
+  name: (scoped_type_identifier
+    path: [(identifier) (scoped_identifier) (crate) (super) (self)] @receiver
+    name: (type_identifier) @name)) @reference.new
+(struct_expression name: (generic_type_with_turbofish type: (type_identifier) @name)) @reference.new
+
+; Macro arguments are token trees, not expressions: `name(`, `recv.name(`, `Path::name(` inside
+; them are calls (`format!(..)` nested in another macro looks the same: skip macro names).
+((token_tree (identifier) @name @reference.call . (token_tree . "("))
+  (#not-any-of? @name
+    "format" "vec" "write" "writeln" "print" "println" "eprint" "eprintln" "format_args" "panic"
+    "assert" "assert_eq" "assert_ne" "debug_assert" "debug_assert_eq" "matches" "todo"
+    "unimplemented" "unreachable" "concat" "stringify" "include_str" "env" "dbg" "Some" "Ok"
+    "Err" "Box"))
+(token_tree
+  [(identifier) (self)] @receiver . "." . (identifier) @name @reference.call . (token_tree . "("))
+(token_tree
+  [(identifier) (self) (crate) (super)] @receiver . "::" . (identifier) @name @reference.call
+  . (token_tree . "("))
+
+; --- imports -------------------------------------------------------------------------------------
+; `@import.source` is the whole use tree and `@import.name` one leaf of it; spec.normalizeImport
+; expands the tree to the leaf's full path. `use super::..` inside an inline `mod { }` names this
+; file's own module (already in scope), so only file- and function-level ones are kept.
+
+((use_declaration
+  argument: [(identifier) (scoped_identifier) (use_as_clause) (use_wildcard)] @import.source @import.name) @import
+  (#not-match? @import.source "^(::)?super"))
+((use_declaration
+  argument: (scoped_use_list
+    list: (use_list [(identifier) (self) (scoped_identifier) (use_as_clause) (use_wildcard)] @import.name)) @import.source) @import
+  (#not-match? @import.source "^(::)?super"))
+((use_declaration
+  argument: (scoped_use_list
+    list: (use_list (scoped_use_list
+      list: (use_list [(identifier) (self) (scoped_identifier) (use_as_clause) (use_wildcard)] @import.name)))) @import.source) @import
+  (#not-match? @import.source "^(::)?super"))
+((use_declaration
+  argument: (scoped_use_list
+    list: (use_list (scoped_use_list
+      list: (use_list (scoped_use_list
+        list: (use_list [(identifier) (self) (scoped_identifier) (use_as_clause) (use_wildcard)] @import.name)))))) @import.source) @import
+  (#not-match? @import.source "^(::)?super"))
+((use_declaration
+  argument: (use_list [(identifier) (scoped_identifier) (use_as_clause) (use_wildcard)] @import.name) @import.source) @import
+  (#not-match? @import.source "^(::)?super"))
+
+([(source_file (use_declaration
+    argument: [(scoped_identifier) (use_as_clause) (use_wildcard)] @import.source @import.name) @import)
+  (block (use_declaration
+    argument: [(scoped_identifier) (use_as_clause) (use_wildcard)] @import.source @import.name) @import)]
+  (#match? @import.source "^(::)?super"))
+([(source_file (use_declaration
+    argument: (scoped_use_list
+      list: (use_list [(identifier) (self) (scoped_identifier) (use_as_clause) (use_wildcard)] @import.name)) @import.source) @import)
+  (block (use_declaration
+    argument: (scoped_use_list
+      list: (use_list [(identifier) (self) (scoped_identifier) (use_as_clause) (use_wildcard)] @import.name)) @import.source) @import)]
+  (#match? @import.source "^(::)?super"))
+
+; `mod store;` loads the file module store (`self::store`); normalizeImport spells the source.
+(source_file (mod_item "mod" @import.source name: (identifier) @import.name !body) @import)
+
+; --- type hints ----------------------------------------------------------------------------------
+
+; fn f(x: &Store, y: impl Trait, z: &mut dyn Trait, w: Box<dyn Trait>); let x: T = ..;
+; (the innermost named type, so `&mut dyn Trait` reads as Trait)
+(parameter
+  pattern: (identifier) @hint.var
+  type: [
+    (type_identifier) @hint.type
+    (scoped_type_identifier) @hint.type
+    (abstract_type trait: (_) @hint.type)
+    (dynamic_type trait: (_) @hint.type)
+    (reference_type type: [(type_identifier) (scoped_type_identifier)] @hint.type)
+    (reference_type type: (dynamic_type trait: (_) @hint.type))
+    (reference_type type: (abstract_type trait: (_) @hint.type))
+  ]) @hint
+(let_declaration
+  pattern: (identifier) @hint.var
+  type: [
+    (type_identifier) @hint.type
+    (scoped_type_identifier) @hint.type
+    (dynamic_type trait: (_) @hint.type)
+    (reference_type type: [(type_identifier) (scoped_type_identifier)] @hint.type)
+    (reference_type type: (dynamic_type trait: (_) @hint.type))
+  ]) @hint
+
+; generic types: Box<dyn Trait>, Rc<T>, Arc<T> dereference to their content; others name themselves
+((parameter
+  pattern: (identifier) @hint.var
+  type: [
+    (generic_type type: (type_identifier) @_ptr type_arguments: (type_arguments . [
+      (type_identifier) @hint.type (scoped_type_identifier) @hint.type (generic_type) @hint.type
+      (dynamic_type trait: (_) @hint.type)]))
+    (reference_type type: (generic_type type: (type_identifier) @_ptr type_arguments: (type_arguments . [
+      (type_identifier) @hint.type (scoped_type_identifier) @hint.type (generic_type) @hint.type
+      (dynamic_type trait: (_) @hint.type)])))
+  ]) @hint
+  (#any-of? @_ptr "Box" "Rc" "Arc"))
+((let_declaration
+  pattern: (identifier) @hint.var
+  type: (generic_type type: (type_identifier) @_ptr type_arguments: (type_arguments . [
+    (type_identifier) @hint.type (scoped_type_identifier) @hint.type (generic_type) @hint.type
+    (dynamic_type trait: (_) @hint.type)]))) @hint
+  (#any-of? @_ptr "Box" "Rc" "Arc"))
+((parameter
+  pattern: (identifier) @hint.var
+  type: [(generic_type type: (_) @_g) (reference_type type: (generic_type type: (_) @_g))] @hint.type) @hint
+  (#not-any-of? @_g "Box" "Rc" "Arc"))
+((let_declaration
+  pattern: (identifier) @hint.var
+  type: [(generic_type type: (_) @_g) (reference_type type: (generic_type type: (_) @_g))] @hint.type) @hint
+  (#not-any-of? @_g "Box" "Rc" "Arc"))
+
+; let x = Store { .. };
+(let_declaration
+  pattern: (identifier) @hint.var
+  value: (struct_expression name: [(type_identifier) (scoped_type_identifier)] @hint.type)) @hint
+; let x = Store::new(..); let x = a::Store::with_capacity(..)?;
+((let_declaration
+  pattern: (identifier) @hint.var
+  value: [
+    (call_expression function: (scoped_identifier
+      path: [(identifier) (scoped_identifier)] @hint.type name: (identifier) @ctor))
+    (try_expression (call_expression function: (scoped_identifier
+      path: [(identifier) (scoped_identifier)] @hint.type name: (identifier) @ctor)))
+  ]) @hint
+  (#match? @hint.type "(^|::)[A-Z][A-Za-z0-9_]*$")
+  (#match? @ctor "^(new|default|with_[a-z0-9_]+|new_[a-z0-9_]+|from_[a-z0-9_]+|open|connect|create|build)$"))
