@@ -7,9 +7,13 @@ import { VERSION } from "../version.ts";
 import type { Command } from "./command.ts";
 import { dbCommand } from "./db.ts";
 import { indexCommand } from "./index_cmd.ts";
+import { deleteCommand, listCommand, migrateCommand } from "./catalog_cmds.ts";
 
 const COMMANDS: Command[] = [
   indexCommand,
+  listCommand,
+  deleteCommand,
+  migrateCommand,
   dbCommand,
 ];
 

@@ -43,6 +43,8 @@ interface Binding {
   files: string[];
   /** Imported symbol name; undefined for a module binding. */
   name?: string;
+  /** Module path as written: for `import static a.Util.f` its last segment names the owner type. */
+  source?: string;
 }
 
 interface FileScope {
@@ -238,8 +240,13 @@ class Resolver {
     const seen = new Set<string>();
     const from = fileId(scope.facts.path);
     for (const imp of scope.facts.imports) {
-      const files = scope.spec.resolveImport(imp, scope.facts.path, this.repo)
+      let files = scope.spec.resolveImport(imp, scope.facts.path, this.repo)
         .filter((p) => p !== scope.facts.path && this.scopes.has(p));
+      // `import a.b.formatPrice` resolves to the package's files: keep the ones defining it.
+      if (imp.name && files.length > 1) {
+        const defining = files.filter((p) => this.scopes.get(p)!.exports.has(imp.name!));
+        if (defining.length) files = defining;
+      }
       for (const p of files) {
         if (seen.has(p)) continue;
         seen.add(p);
@@ -259,7 +266,7 @@ class Resolver {
       } else if (imp.name) {
         const local = imp.alias ?? imp.name;
         const list = bindings.get(local) ?? [];
-        list.push({ files, name: imp.name });
+        list.push({ files, name: imp.name, source: imp.source });
         bindings.set(local, list);
       } else {
         const local = imp.alias ?? scope.spec.moduleBinding?.(imp.source);
@@ -458,6 +465,16 @@ class Resolver {
       const refs = bound.flatMap((b) => (b.name ? this.exported(b.files, b.name, 0, name) : []));
       const hit = pick(refs, CONF_SCOPE);
       if (hit) return hit;
+      // A static member import (`import static a.Util.f`, Kotlin `import a.Obj.f`).
+      const members = bound.flatMap((b) => {
+        const owner = b.name ? b.source?.split(/\.|::/).pop() : undefined;
+        if (!owner || !/^[A-Z]/.test(owner)) return [];
+        return this.exported(b.files, owner, 0).filter(isType).flatMap((t) =>
+          this.member(t, b.name!)
+        );
+      });
+      const memberHit = pick(members, CONF_SCOPE);
+      if (memberHit) return memberHit;
     }
     // 3. wildcard imports
     const wild = pick(this.exported(scope.wildcards ?? [], name, 0), CONF_SCOPE);

@@ -1,0 +1,96 @@
+/** `cgraph list`, `cgraph delete`, `cgraph migrate`: the graphs on the server. */
+import { deleteGraphs, listGraphs, migrateLegacy } from "../project/catalog.ts";
+import { displayName, sanitizeName } from "../project/names.ts";
+import { CgraphError } from "../errors.ts";
+import { type Command, parseCommandArgs } from "./command.ts";
+import { withDb } from "./project.ts";
+
+function age(iso: unknown): string {
+  const t = Date.parse(String(iso ?? ""));
+  if (!Number.isFinite(t)) return "never indexed";
+  const s = Math.max(0, Math.round((Date.now() - t) / 1000));
+  if (s < 120) return `${s}s ago`;
+  if (s < 7200) return `${Math.round(s / 60)}m ago`;
+  if (s < 172800) return `${Math.round(s / 3600)}h ago`;
+  return `${Math.round(s / 86400)}d ago`;
+}
+
+export const listCommand: Command = {
+  name: "list",
+  summary: "list every (project, branch) graph with its counts and age",
+  async run(args) {
+    const usage = "cgraph list [--json]";
+    const { values } = parseCommandArgs(args, {
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    }, usage);
+    if (values.help) return (console.log(usage), 0);
+    const graphs = await withDb(listGraphs);
+    if (values.json) {
+      console.log(
+        JSON.stringify(
+          graphs.map((g) => ({
+            ...g,
+            project: displayName(g.project),
+            branch: displayName(g.branch),
+          })),
+          null,
+          2,
+        ),
+      );
+      return 0;
+    }
+    console.log(`projects: ${graphs.length} graph(s)`);
+    for (const g of graphs) {
+      console.log(
+        `${displayName(g.project)} | ${displayName(g.branch)} | files ${g.files ?? "?"} | symbols ${
+          g.symbols ?? "?"
+        } | edges ${g.edges ?? "?"} | ${age(g.indexed_at)} | ${g.root ?? ""}`,
+      );
+    }
+    return 0;
+  },
+};
+
+export const deleteCommand: Command = {
+  name: "delete",
+  summary: "delete a project's graph(s) and metadata: --project P [--branch B]",
+  async run(args) {
+    const usage = "cgraph delete --project P [--branch B]";
+    const { values } = parseCommandArgs(
+      args,
+      {
+        project: { type: "string" },
+        branch: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      usage,
+    );
+    if (values.help) return (console.log(usage), 0);
+    if (!values.project) throw new CgraphError("--project is required", `Usage: ${usage}`);
+    const project = sanitizeName(values.project);
+    const branch = values.branch === undefined ? undefined : sanitizeName(values.branch);
+    const removed = await withDb((db) => deleteGraphs(db, project, branch));
+    if (!removed.length) {
+      throw new CgraphError(
+        `No graph for project '${values.project}'${branch ? ` on branch '${values.branch}'` : ""}.`,
+        "Run 'cgraph list' to see what is indexed.",
+      );
+    }
+    console.log(`deleted: ${removed.join(", ")}`);
+    return 0;
+  },
+};
+
+export const migrateCommand: Command = {
+  name: "migrate",
+  summary: "rename legacy code:{project} graphs to the _default branch (idempotent)",
+  async run(args) {
+    const usage = "cgraph migrate";
+    const { values } = parseCommandArgs(args, { help: { type: "boolean", short: "h" } }, usage);
+    if (values.help) return (console.log(usage), 0);
+    const moved = await withDb(migrateLegacy);
+    console.log(moved.length ? `migrated: ${moved.join(", ")}` : "migrated: nothing to do");
+    return 0;
+  },
+};
