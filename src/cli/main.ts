@@ -7,11 +7,15 @@ import { VERSION } from "../version.ts";
 import type { Command } from "./command.ts";
 import { dbCommand } from "./db.ts";
 import { indexCommand } from "./index_cmd.ts";
-import { deleteCommand, listCommand, migrateCommand } from "./catalog_cmds.ts";
+import { deleteCommand, migrateCommand } from "./catalog_cmds.ts";
+import { mcpCommand } from "./mcp_cmd.ts";
+import { queryCommands } from "./query_cmds.ts";
 
 const COMMANDS: Command[] = [
   indexCommand,
-  listCommand,
+  mcpCommand,
+  // The CLI twins of the MCP tools (`list` is list_projects' twin).
+  ...queryCommands,
   deleteCommand,
   migrateCommand,
   dbCommand,

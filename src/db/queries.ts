@@ -1,0 +1,86 @@
+/**
+ * Every read statement of the query layer (the tools), next to src/db/cypher.ts which holds the
+ * schema and the writes. Anchors are always found through an indexed property (`id`, `name`,
+ * `qualified_name`, `path`) with their label, so a step costs one index lookup per id, not a scan.
+ * Edge types and labels come from fixed lists (never from user input): they cannot be parameters.
+ */
+import type { EdgeType } from "../index/model.ts";
+
+/** The fields of a node (Symbol or File) as the query layer reads it; `kind` is null for files. */
+function node(v: string, p = ""): string {
+  return `${v}.id AS ${p}id, ${v}.name AS ${p}name, ${v}.qualified_name AS ${p}qn, ` +
+    `${v}.kind AS ${p}kind, ${v}.path AS ${p}path, ${v}.line AS ${p}line, ` +
+    `${v}.end_line AS ${p}end_line, ${v}.signature AS ${p}signature`;
+}
+
+// ---- resolving names --------------------------------------------------------------------------
+
+export const SYMBOLS_BY_NAME = `MATCH (s:Symbol {name: $name})
+RETURN ${node("s")} LIMIT $cap`;
+
+export const SYMBOLS_BY_QUALIFIED = `MATCH (s:Symbol {qualified_name: $qn})
+RETURN ${node("s")} LIMIT $cap`;
+
+export const SYMBOLS_BY_NAMES = `UNWIND $names AS n
+MATCH (s:Symbol {name: n})
+RETURN ${node("s")} LIMIT $cap`;
+
+export const SYMBOLS_NAME_PREFIX = `MATCH (s:Symbol) WHERE s.name STARTS WITH $prefix
+RETURN ${node("s")} LIMIT $cap`;
+
+export const FILE_BY_PATH = `MATCH (f:File {path: $path}) RETURN ${node("f")}`;
+
+export const FILES_BY_SUFFIX = `MATCH (f:File) WHERE f.path ENDS WITH $suffix
+RETURN ${node("f")} LIMIT $cap`;
+
+export const FILES_BY_IDS = `UNWIND $ids AS i
+MATCH (f:File {id: i}) RETURN ${node("f")}`;
+
+export const SYMBOLS_BY_IDS = `UNWIND $ids AS i
+MATCH (s:Symbol {id: i}) RETURN ${node("s")}`;
+
+/** Extra fields of one symbol for get_context. */
+export const SYMBOL_DETAILS = `MATCH (s:Symbol {id: $id})
+RETURN s.doc AS doc, s.language AS language`;
+
+/**
+ * Full-text over words (split names) and doc; `$q` is RediSearch syntax built from [a-z0-9] words
+ * only. Filters are optional (null = any).
+ */
+export const FULLTEXT_SYMBOLS = `CALL db.idx.fulltext.queryNodes('Symbol', $q) YIELD node, score
+WITH node AS s, score
+WHERE ($kind IS NULL OR s.kind = $kind) AND ($language IS NULL OR s.language = $language)
+RETURN ${node("s")}, s.words AS words, s.doc AS doc, s.language AS language, score
+ORDER BY score DESC LIMIT $cap`;
+
+export const SYMBOLS_BY_NAME_FILTERED = `MATCH (s:Symbol {name: $name})
+WHERE ($kind IS NULL OR s.kind = $kind) AND ($language IS NULL OR s.language = $language)
+RETURN ${node("s")}, s.words AS words, s.doc AS doc, s.language AS language LIMIT $cap`;
+
+// ---- one step of a traversal ------------------------------------------------------------------
+
+export type Direction = "OUT" | "IN";
+
+/**
+ * Neighbours of many anchors at once, over some edge types in one direction: one row per edge,
+ * with the anchor it was reached from (`via`) and the edge's line / count / confidence.
+ */
+export function stepQuery(anchor: "Symbol" | "File", types: EdgeType[], dir: Direction): string {
+  const rel = `[e:${types.join("|")}]`;
+  const pattern = dir === "OUT" ? `-${rel}->` : `<-${rel}-`;
+  return `UNWIND $ids AS i
+MATCH (a:${anchor} {id: i})${pattern}(b)
+RETURN i AS via, type(e) AS rel, e.line AS at, e.count AS count, e.confidence AS confidence,
+  ${node("b")}
+LIMIT $cap`;
+}
+
+// ---- whole-graph reads (cycles, stats) --------------------------------------------------------
+
+export const CALL_EDGES = `MATCH (a:Symbol)-[:CALLS]->(b:Symbol)
+RETURN a.id AS a, b.id AS b LIMIT $cap`;
+
+export const IMPORT_EDGES = `MATCH (a:File)-[:IMPORTS]->(b:File)
+RETURN a.id AS a, b.id AS b LIMIT $cap`;
+
+export const FILES_BY_LANGUAGE = "MATCH (f:File) RETURN f.language AS language, count(f) AS n";

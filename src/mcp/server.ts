@@ -1,0 +1,129 @@
+/**
+ * `cgraph mcp [path]`: the MCP server over stdio. Every tool of the table in src/query/tools.ts,
+ * with `path` (default: the current directory) as the default project. Stdout carries protocol
+ * only: logs go to stderr, and console output is redirected there too. Ends cleanly when stdin
+ * closes or on SIGTERM / SIGINT, closing the database connection.
+ */
+// @ts-types="@modelcontextprotocol/sdk/server/mcp"
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// @ts-types="@modelcontextprotocol/sdk/server/stdio"
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import process from "node:process";
+import { describeError } from "../errors.ts";
+import type { Progress } from "../index/indexer.ts";
+import { log } from "../log.ts";
+import { Session, type SessionOptions } from "../query/session.ts";
+import { execute, TOOLS } from "../query/tools.ts";
+import { VERSION } from "../version.ts";
+
+export const INSTRUCTIONS =
+  "cgraph answers structural questions about code (callers, callees, impact, paths, references) " +
+  "from a graph of the repository. Every tool takes optional project and branch (default: the " +
+  "repository this server was started in, on its current branch), path (a repository root; " +
+  "project and branch derive from it) and format (text, or json for the same data). A symbol is " +
+  "a name, a qualified name or its dotted tail (Class.method); when several definitions match, " +
+  "each is answered in its own group: narrow with file or a qualified name. Text answers: one " +
+  "header line, then one result per line, fields separated by ' | ', paths relative to the " +
+  "project root. A header saying 'stale' means files changed since indexing: call index_repo.";
+
+/** Overall progress (0-100) from the indexer's phases, for MCP progress notifications. */
+export function overallProgress(p: Progress): number {
+  const span: Record<Progress["phase"], [number, number]> = {
+    scan: [0, 5],
+    parse: [5, 80],
+    resolve: [80, 85],
+    write: [85, 99],
+    done: [100, 100],
+  };
+  const [a, b] = span[p.phase];
+  const frac = p.total > 0 ? Math.min(1, p.done / p.total) : 0;
+  return Math.round(a + (b - a) * frac);
+}
+
+export function createServer(session: Session): McpServer {
+  const server = new McpServer(
+    { name: "cgraph", version: VERSION },
+    { instructions: INSTRUCTIONS },
+  );
+  for (const def of TOOLS) {
+    server.registerTool(
+      def.name,
+      { description: def.description, inputSchema: def.shape, annotations: def.annotations },
+      async (args, extra) => {
+        const token = extra._meta?.progressToken;
+        let last = -1;
+        let lastAt = 0;
+        const onProgress = token === undefined ? undefined : (p: Progress) => {
+          const progress = overallProgress(p);
+          const now = performance.now();
+          // Strictly increasing, at most ~10 per second.
+          if (progress <= last || (p.phase !== "done" && now - lastAt < 100)) return;
+          last = progress;
+          lastAt = now;
+          extra.sendNotification({
+            method: "notifications/progress",
+            params: { progressToken: token, progress, total: 100, message: `indexing: ${p.phase}` },
+          }).catch(() => {});
+        };
+        const started = performance.now();
+        try {
+          const out = await execute(def, session, args as Record<string, unknown>, { onProgress });
+          log.debug(`${def.name} ok in ${Math.round(performance.now() - started)} ms`);
+          return {
+            content: [{ type: "text" as const, text: out.text }],
+            ...(out.json ? { structuredContent: out.json } : {}),
+          };
+        } catch (err) {
+          log.debug(`${def.name} failed: ${describeError(err)}`);
+          return { content: [{ type: "text" as const, text: describeError(err) }], isError: true };
+        }
+      },
+    );
+  }
+  return server;
+}
+
+/** Runs the server until the client goes away; resolves with the exit code. */
+export async function serveStdio(opts: SessionOptions): Promise<number> {
+  // Anything printing to stdout would corrupt the protocol stream: send it to stderr instead.
+  const toStderr = (...args: unknown[]) => console.error(...args);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+  console.warn = toStderr;
+
+  const session = new Session(opts);
+  const server = createServer(session);
+  const transport = new StdioServerTransport();
+  let closing: Promise<void> | undefined;
+  let resolveDone: (code: number) => void = () => {};
+  const done = new Promise<number>((r) => (resolveDone = r));
+
+  const shutdown = (why: string) => {
+    if (closing) return;
+    log.debug(`mcp: shutting down (${why})`);
+    closing = (async () => {
+      await server.close().catch(() => {});
+      await session.close();
+    })();
+    // Never hang on the way out: a stuck close is cut short.
+    const timer = setTimeout(() => resolveDone(0), 3000);
+    closing.finally(() => {
+      clearTimeout(timer);
+      resolveDone(0);
+    });
+  };
+
+  process.stdin.on("end", () => shutdown("stdin closed"));
+  process.stdin.on("close", () => shutdown("stdin closed"));
+  transport.onclose = () => shutdown("transport closed");
+  const signals: Deno.Signal[] = ["SIGTERM", "SIGINT"];
+  const onSignal = () => shutdown("signal");
+  for (const s of signals) Deno.addSignalListener(s, onSignal);
+
+  await server.connect(transport);
+  log.debug(`mcp: serving ${opts.defaultPath} (cgraph ${VERSION})`);
+  const code = await done;
+  for (const s of signals) Deno.removeSignalListener(s, onSignal);
+  return code;
+}

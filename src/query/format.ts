@@ -1,0 +1,377 @@
+/**
+ * Compact text for every query result: a header line (what was asked, how many, `truncated: N
+ * more` when capped, plus notes such as staleness), then one result per line with fields separated
+ * by ` | `, e.g. `src/auth.ts:42 | auth.UserService.login | method`. Paths are relative to the
+ * project root; names are qualified names, which every tool accepts back as they are.
+ */
+import type { Link, NodeRef } from "./graph.ts";
+import { isFile } from "./graph.ts";
+import type { CallsResult, DependenciesResult, NeighborGroup } from "./neighbors.ts";
+import type { ImpactResult } from "./impact.ts";
+import type { PathsResult } from "./paths.ts";
+import type { SearchResult } from "./search.ts";
+import type { ReferencesResult } from "./references.ts";
+import type { ContextGroup, ContextResult, Section } from "./context.ts";
+import type { CyclesResult } from "./cycles.ts";
+import type { StatsResult } from "./stats.ts";
+import type { ProjectsResult } from "./projects.ts";
+import type { Resolved } from "./resolve_symbol.ts";
+
+export const NARROW = "narrow with file or a qualified name";
+
+export function loc(n: NodeRef): string {
+  return isFile(n) ? n.path : `${n.path}:${n.line}`;
+}
+
+export function kindOf(n: NodeRef): string {
+  return n.kind.toLowerCase();
+}
+
+export function nodeLine(n: NodeRef): string {
+  return `${loc(n)} | ${n.qualified_name} | ${kindOf(n)}`;
+}
+
+/** `shop.db.store (function, shop/db.py:13)` */
+export function describe(n: NodeRef): string {
+  return isFile(n) ? `${n.path} (file)` : `${n.qualified_name} (${kindOf(n)}, ${loc(n)})`;
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function truncated(total: number, shown: number): string[] {
+  return total > shown ? [`truncated: ${total - shown} more`] : [];
+}
+
+/** The header line: title, count, and any extra parts, separated by `; `. */
+export function header(first: string, parts: (string | undefined | false)[] = []): string {
+  return [first, ...parts.filter((p): p is string => !!p)].join("; ");
+}
+
+function oneLine(text: string, max = 120): string {
+  const t = text.replace(/\s+/g, " ").trim();
+  return t.length > max ? `${t.slice(0, max - 3)}...` : t;
+}
+
+function edgeFields(l: Link, showDepth: boolean): string {
+  const parts: string[] = [];
+  if (l.at !== undefined) {
+    parts.push(
+      `${l.rel === "CALLS" ? "call" : l.rel.toLowerCase()} at ${l.at}${
+        l.count && l.count > 1 ? ` (x${l.count})` : ""
+      }`,
+    );
+  }
+  if (l.confidence !== undefined && l.confidence < 1) parts.push(`conf ${l.confidence}`);
+  if (showDepth) {
+    parts.push(l.depth > 1 && l.via_name ? `d${l.depth} via ${l.via_name}` : `d${l.depth}`);
+  }
+  return parts.length ? ` | ${parts.join(" | ")}` : "";
+}
+
+/**
+ * One target answers directly; several are answered group by group, each under a `# ` line, and
+ * the header says how to narrow.
+ */
+function grouped<G extends { target: NodeRef }>(
+  title: string,
+  query: string,
+  definitions: number,
+  groups: G[],
+  summary: (g: G) => string,
+  lines: (g: G) => string[],
+  extra: (g: G) => string[],
+  notes: string[],
+): string {
+  if (groups.length === 1 && definitions === 1) {
+    const g = groups[0];
+    return [
+      header(`${title} ${describe(g.target)}: ${summary(g)}`, [...extra(g), ...notes]),
+      ...lines(g),
+    ].join("\n");
+  }
+  const out = [
+    header(`${title} '${query}': ${definitions} definitions match`, [
+      NARROW,
+      definitions > groups.length ? `showing ${groups.length}` : undefined,
+      ...notes,
+    ]),
+  ];
+  for (const g of groups) {
+    out.push(`# ${nodeLine(g.target)}: ${header(summary(g), extra(g))}`, ...lines(g));
+  }
+  return out.join("\n");
+}
+
+function neighborExtra(g: NeighborGroup): string[] {
+  return [...truncated(g.total, g.links.length), ...(g.capped ? ["search capped"] : [])];
+}
+
+export function formatCalls(r: CallsResult, notes: string[] = []): string {
+  const one = r.type === "callers" ? "caller" : "callee";
+  const deep = r.depth > 1;
+  return grouped(
+    r.type === "callers" ? `callers (depth ${r.depth}) of` : `callees (depth ${r.depth}) of`,
+    r.query,
+    r.definitions,
+    r.groups,
+    (g) => plural(g.total, one),
+    (g) => g.links.map((l) => nodeLine(l.node) + edgeFields(l, deep)),
+    neighborExtra,
+    notes,
+  );
+}
+
+export function formatDependencies(r: DependenciesResult, notes: string[] = []): string {
+  return grouped(
+    `dependencies (${r.direction}; ${r.relations.join(", ")}) of`,
+    r.query,
+    r.definitions,
+    r.groups,
+    (g) => plural(g.total, "edge"),
+    (g) =>
+      g.links.map((l) =>
+        `${l.dir.toLowerCase()} ${l.rel}${l.via !== g.target.id ? " (its file)" : ""} | ${
+          nodeLine(l.node)
+        }${edgeFields(l, false)}`
+      ),
+    neighborExtra,
+    notes,
+  );
+}
+
+export function formatImpact(r: ImpactResult, notes: string[] = []): string {
+  return grouped(
+    `impact (${r.direction}, depth ${r.depth}) of`,
+    r.query,
+    r.definitions,
+    r.groups,
+    (g) => {
+      const dist = Object.entries(g.by_distance).map(([d, n]) => `d${d} ${n}`).join(", ");
+      return `${plural(g.total, "symbol")} in ${plural(g.files_total, "file")}${
+        dist ? ` (${dist})` : ""
+      }`;
+    },
+    (g) =>
+      g.files.flatMap((f) =>
+        f.links.map((l) =>
+          `${nodeLine(l.node)} | d${l.depth}${l.rel === "CALLS" ? "" : ` ${l.rel.toLowerCase()}`}`
+        )
+      ),
+    (g) => [
+      ...truncated(g.total, g.files.reduce((n, f) => n + f.links.length, 0)),
+      ...(g.capped ? ["search capped"] : []),
+    ],
+    notes,
+  );
+}
+
+export function formatPaths(r: PathsResult, notes: string[] = []): string {
+  const ends = (defs: NodeRef[], q: string) =>
+    defs.length === 1 ? defs[0].qualified_name : `'${q}' (${defs.length} definitions)`;
+  const lines = [
+    header(
+      `call paths ${ends(r.from_definitions, r.from)} -> ${
+        ends(r.to_definitions, r.to)
+      } (max depth ${r.max_depth}): ${plural(r.paths.length, "path")}`,
+      [
+        r.more ? `truncated: more paths exist (limit ${r.limit})` : undefined,
+        r.capped ? "search capped" : undefined,
+        r.from_definitions.length > 1 || r.to_definitions.length > 1 ? NARROW : undefined,
+        ...notes,
+      ],
+    ),
+  ];
+  for (const p of r.paths) {
+    lines.push(`${p.length} | ${p.hops.map((h) => h.node.qualified_name).join(" -> ")}`);
+  }
+  return lines.join("\n");
+}
+
+export function formatSearch(r: SearchResult, notes: string[] = []): string {
+  const filters = [r.kind ? `kind ${r.kind}` : "", r.language ? `language ${r.language}` : ""]
+    .filter(Boolean).join(", ");
+  return [
+    header(`search '${r.query}'${filters ? ` (${filters})` : ""}: ${plural(r.total, "hit")}`, [
+      ...truncated(r.total, r.hits.length),
+      r.capped ? "candidates capped; refine the query" : undefined,
+      ...notes,
+    ]),
+    ...r.hits.map((h) => `${nodeLine(h.node)} | ${h.match}`),
+  ].join("\n");
+}
+
+export function formatSymbols(r: Resolved, notes: string[] = []): string {
+  return [
+    header(`symbol '${r.query}': ${plural(r.total, "definition")}`, [
+      ...truncated(r.total, r.matches.length),
+      ...notes,
+    ]),
+    ...r.matches.map((n) => {
+      const span = n.end_line && n.end_line > n.line ? `-${n.end_line}` : "";
+      return `${loc(n)}${span} | ${n.qualified_name} | ${kindOf(n)}${
+        n.signature ? ` | ${oneLine(n.signature)}` : ""
+      }`;
+    }),
+  ].join("\n");
+}
+
+export function formatReferences(r: ReferencesResult, notes: string[] = []): string {
+  return grouped(
+    "references to",
+    r.query,
+    r.definitions,
+    r.groups,
+    (g) => plural(g.total, "reference"),
+    (g) =>
+      g.refs.map((x) =>
+        `${x.path}${x.line !== undefined ? `:${x.line}` : ""} | ${x.kind}${
+          x.count && x.count > 1 ? ` (x${x.count})` : ""
+        } | ${x.from.qualified_name} | ${kindOf(x.from)}`
+      ),
+    (g) => [...truncated(g.total, g.refs.length), ...(g.capped ? ["search capped"] : [])],
+    notes,
+  );
+}
+
+const RELATION_LABEL: Record<string, [string, string]> = {
+  // rel: [seen OUT from the target, seen IN]
+  DEFINES: ["member", "defined in"],
+  EXTENDS: ["extends", "extended by"],
+  IMPLEMENTS: ["implements", "implemented by"],
+  IMPORTS: ["imports", "imported by"],
+  CALLS: ["calls", "called by"],
+};
+
+function sectionTitle(name: string, s: Section): string {
+  const count = s.total > s.links.length ? `${s.total}, showing ${s.links.length}` : `${s.total}`;
+  return `--- ${name} (${count}) ---`;
+}
+
+function contextLines(g: ContextGroup): string[] {
+  const t = g.target;
+  const out = ["--- definition ---"];
+  const span = t.end_line && t.end_line > t.line ? `-${t.end_line}` : "";
+  out.push(`${loc(t)}${span} | ${t.qualified_name} | ${kindOf(t)}`);
+  if (t.signature) out.push(`signature: ${oneLine(t.signature, 200)}`);
+  if (g.doc) out.push(`doc: ${oneLine(g.doc, 200)}`);
+  out.push(sectionTitle("callers", g.callers));
+  for (const l of g.callers.links) out.push(nodeLine(l.node) + edgeFields(l, false));
+  out.push(sectionTitle("callees", g.callees));
+  for (const l of g.callees.links) out.push(nodeLine(l.node) + edgeFields(l, false));
+  const rel = (l: Link) => RELATION_LABEL[l.rel][l.dir === "OUT" ? 0 : 1];
+  out.push(
+    `--- parents/children (${g.parents.total} parents, ${g.children.total} children${
+      g.parents.total + g.children.total > g.parents.links.length + g.children.links.length
+        ? ", capped"
+        : ""
+    }) ---`,
+  );
+  for (const l of [...g.parents.links, ...g.children.links]) {
+    out.push(`${rel(l)} | ${nodeLine(l.node)}`);
+  }
+  const imp = [g.imports, g.imported_by];
+  out.push(
+    `--- imports (${g.imports.total} imported, ${g.imported_by.total} importers${
+      imp.some((s) => s.total > s.links.length) ? ", capped" : ""
+    }) ---`,
+  );
+  for (const l of [...g.imports.links, ...g.imported_by.links]) {
+    out.push(`${rel(l)} | ${l.node.path}${l.at !== undefined ? ` | line ${l.at}` : ""}`);
+  }
+  return out;
+}
+
+export function formatContext(r: ContextResult, notes: string[] = []): string {
+  if (r.groups.length === 1 && r.definitions === 1) {
+    return [
+      header(`context of ${describe(r.groups[0].target)}`, notes),
+      ...contextLines(r.groups[0]),
+    ]
+      .join("\n");
+  }
+  const out = [
+    header(`context of '${r.query}': ${r.definitions} definitions match`, [
+      NARROW,
+      r.definitions > r.groups.length ? `showing ${r.groups.length}` : undefined,
+      ...notes,
+    ]),
+  ];
+  for (const g of r.groups) out.push(`# ${nodeLine(g.target)}`, ...contextLines(g));
+  return out.join("\n");
+}
+
+export function formatCycles(r: CyclesResult, notes: string[] = []): string {
+  return [
+    header(`${r.relation} cycles: ${r.total} (shortest first)`, [
+      ...truncated(r.total, r.cycles.length),
+      r.self_loops
+        ? `${
+          plural(r.self_loops, r.relation === "CALLS" ? "self-recursive symbol" : "self-import")
+        } not listed`
+        : undefined,
+      r.capped ? "search capped: more may exist" : undefined,
+      ...notes,
+    ]),
+    ...r.cycles.map((c) =>
+      `${c.length} | ${[...c.nodes, c.nodes[0]].map((n) => n.qualified_name).join(" -> ")}`
+    ),
+  ].join("\n");
+}
+
+function counts(r: Record<string, number>): string {
+  const e = Object.entries(r);
+  return e.length ? e.map(([k, n]) => `${k} ${n}`).join(", ") : "none";
+}
+
+export function formatStats(r: StatsResult, notes: string[] = []): string {
+  const lines = [
+    header(
+      `stats of ${r.project}:${r.branch}: ${plural(r.files, "file")}, ${
+        plural(r.symbols, "symbol")
+      }, ${plural(r.edges, "edge")}`,
+      notes,
+    ),
+    `languages | ${counts(r.files_by_language)}`,
+    `symbols | ${counts(r.symbols_by_kind)}`,
+    `edges | ${counts(r.edges_by_type)}`,
+  ];
+  const when = [
+    r.indexed_at,
+    r.commit ? `commit ${r.commit.slice(0, 12)}` : "",
+    r.version ? `cgraph ${r.version}` : "",
+  ]
+    .filter(Boolean);
+  if (when.length) lines.push(`indexed | ${when.join(", ")}`);
+  if (r.root) lines.push(`root | ${r.root}`);
+  return lines.join("\n");
+}
+
+/** `5m ago`, for listings (the JSON keeps the timestamp). */
+export function age(iso: string | undefined, now = Date.now()): string {
+  const t = Date.parse(String(iso ?? ""));
+  if (!Number.isFinite(t)) return "never indexed";
+  const s = Math.max(0, Math.round((now - t) / 1000));
+  if (s < 120) return `${s}s ago`;
+  if (s < 7200) return `${Math.round(s / 60)}m ago`;
+  if (s < 172800) return `${Math.round(s / 3600)}h ago`;
+  return `${Math.round(s / 86400)}d ago`;
+}
+
+export function formatProjects(r: ProjectsResult, notes: string[] = []): string {
+  return [
+    header(`indexed projects: ${plural(r.total, "graph")}`, notes),
+    ...r.projects.map((p) =>
+      [
+        p.project,
+        p.branch,
+        p.files !== undefined ? plural(p.files, "file") : "no metadata",
+        ...(p.symbols !== undefined ? [plural(p.symbols, "symbol")] : []),
+        ...(p.edges !== undefined ? [plural(p.edges, "edge")] : []),
+        ...(p.indexed_at ? [`indexed ${age(p.indexed_at)}`] : []),
+        ...(p.root ? [p.root] : []),
+      ].join(" | ")
+    ),
+  ].join("\n");
+}

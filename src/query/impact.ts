@@ -1,0 +1,100 @@
+/**
+ * What a change reaches: breadth-first over CALLS plus EXTENDS/IMPLEMENTS (direction IN: callers,
+ * subclasses and implementations are affected; OUT: what the symbol relies on, parents included),
+ * each symbol at its smallest distance, grouped by file.
+ */
+import type { EdgeType } from "../index/model.ts";
+import type { Direction, GraphReader, Link, NodeRef } from "./graph.ts";
+import { byDepthThenLocation, expand } from "./neighbors.ts";
+import type { Resolved } from "./resolve_symbol.ts";
+
+const IMPACT_RELATIONS: EdgeType[] = ["CALLS", "EXTENDS", "IMPLEMENTS"];
+
+export interface ImpactFile {
+  path: string;
+  /** Smallest distance of anything in this file. */
+  distance: number;
+  links: Link[];
+}
+
+export interface ImpactGroup {
+  target: NodeRef;
+  /** Affected nodes in all, and how many per distance. */
+  total: number;
+  by_distance: Record<string, number>;
+  files_total: number;
+  /** Affected nodes grouped by file, nearest files first; at most `limit` nodes in all. */
+  files: ImpactFile[];
+  capped: boolean;
+}
+
+export interface ImpactResult {
+  type: "impact";
+  query: string;
+  direction: Direction;
+  depth: number;
+  limit: number;
+  definitions: number;
+  groups: ImpactGroup[];
+}
+
+export async function impact(
+  g: GraphReader,
+  resolved: Resolved,
+  direction: Direction,
+  depth: number,
+  limit: number,
+): Promise<ImpactResult> {
+  const groups: ImpactGroup[] = [];
+  for (const target of resolved.matches) {
+    groups.push(await impactOf(g, target, direction, depth, limit));
+  }
+  return {
+    type: "impact",
+    query: resolved.query,
+    direction,
+    depth,
+    limit,
+    definitions: resolved.total,
+    groups,
+  };
+}
+
+async function impactOf(
+  g: GraphReader,
+  target: NodeRef,
+  direction: Direction,
+  depth: number,
+  limit: number,
+): Promise<ImpactGroup> {
+  const ex = await expand(g, [target], IMPACT_RELATIONS, direction, depth);
+  const links = ex.links.sort(byDepthThenLocation);
+  const by_distance: Record<string, number> = {};
+  for (const l of links) by_distance[String(l.depth)] = (by_distance[String(l.depth)] ?? 0) + 1;
+  const perFile = new Map<string, ImpactFile>();
+  for (const l of links) {
+    const f = perFile.get(l.node.path) ?? { path: l.node.path, distance: l.depth, links: [] };
+    f.links.push(l);
+    perFile.set(l.node.path, f);
+  }
+  const files = [...perFile.values()].sort((a, b) =>
+    a.distance - b.distance || (a.path < b.path ? -1 : 1)
+  );
+  // Keep `limit` nodes in all, in file-group order.
+  let left = limit;
+  const shown: ImpactFile[] = [];
+  for (const f of files) {
+    if (left <= 0) break;
+    const take = f.links.slice(0, left);
+    left -= take.length;
+    shown.push({ ...f, links: take });
+  }
+  return {
+    target,
+    total: links.length,
+    by_distance,
+    files_total: files.length,
+    files: shown,
+    capped: ex.capped,
+  };
+}

@@ -1,0 +1,213 @@
+/**
+ * Neighbourhoods: callers and callees to a depth (breadth-first, one bounded query per level, each
+ * node once, so it never loops), and dependencies over chosen relations and directions.
+ */
+import { type EdgeType, fileId } from "../index/model.ts";
+import {
+  byLocation,
+  type Direction,
+  type GraphReader,
+  isFile,
+  type Link,
+  type NodeRef,
+  STEP_CAP,
+} from "./graph.ts";
+import type { Resolved } from "./resolve_symbol.ts";
+
+/** Total nodes one traversal may visit; past this the answer says it was cut. */
+export const VISIT_CAP = 5000;
+
+export interface Expansion {
+  links: Link[];
+  /** True when a cap stopped the traversal early (answers are then a lower bound). */
+  capped: boolean;
+}
+
+/**
+ * Breadth-first from `seeds` over `types` in direction `dir`, up to `depth` levels. Every node is
+ * reported once, at its smallest distance, reached from the first neighbour found.
+ */
+export async function expand(
+  g: GraphReader,
+  seeds: NodeRef[],
+  types: EdgeType[],
+  dir: Direction,
+  depth: number,
+  maxNodes = VISIT_CAP,
+): Promise<Expansion> {
+  const visited = new Set(seeds.map((s) => s.id));
+  const names = new Map(seeds.map((s) => [s.id, s.qualified_name]));
+  const out: Link[] = [];
+  let capped = false;
+  let frontier = seeds;
+  for (let d = 1; d <= depth && frontier.length; d++) {
+    const step = await g.step(frontier, types, dir, d, STEP_CAP);
+    capped ||= step.capped;
+    const level = new Map<string, Link>();
+    for (const l of step.links) {
+      const same = level.get(`${l.via}|${l.node.id}|${l.rel}`);
+      if (same) {
+        // Parallel edges (one per call site): one link, the first line, the summed count.
+        same.count = (same.count ?? 1) + (l.count ?? 1);
+        if (l.at !== undefined && (same.at === undefined || l.at < same.at)) same.at = l.at;
+        continue;
+      }
+      if (visited.has(l.node.id)) continue;
+      visited.add(l.node.id);
+      names.set(l.node.id, l.node.qualified_name);
+      if (d > 1) l.via_name = names.get(l.via);
+      level.set(`${l.via}|${l.node.id}|${l.rel}`, l);
+    }
+    const next = [...level.values()];
+    out.push(...next);
+    if (visited.size >= maxNodes) {
+      capped = d < depth || capped;
+      break;
+    }
+    frontier = next.map((l) => l.node);
+  }
+  return { links: out, capped };
+}
+
+export function byDepthThenLocation(a: Link, b: Link): number {
+  return a.depth - b.depth || byLocation(a.node, b.node) || (a.at ?? 0) - (b.at ?? 0);
+}
+
+// ---- callers / callees ------------------------------------------------------------------------
+
+export interface NeighborGroup {
+  target: NodeRef;
+  /** Shown links (at most the limit), by depth then location. */
+  links: Link[];
+  /** All links found (before the limit). */
+  total: number;
+  capped: boolean;
+}
+
+export interface CallsResult {
+  type: "callers" | "callees";
+  query: string;
+  depth: number;
+  limit: number;
+  /** Definitions matching the query (groups holds at most DEFINITION_CAP of them). */
+  definitions: number;
+  groups: NeighborGroup[];
+}
+
+export async function calls(
+  g: GraphReader,
+  resolved: Resolved,
+  type: "callers" | "callees",
+  depth: number,
+  limit: number,
+): Promise<CallsResult> {
+  const groups: NeighborGroup[] = [];
+  for (const target of resolved.matches) {
+    const dir = type === "callers" ? "IN" : "OUT";
+    const ex = await expand(g, [target], ["CALLS"], dir, depth);
+    const sorted = ex.links.sort(byDepthThenLocation);
+    groups.push({
+      target,
+      links: sorted.slice(0, limit),
+      total: sorted.length,
+      capped: ex.capped,
+    });
+  }
+  return {
+    type,
+    query: resolved.query,
+    depth,
+    limit,
+    definitions: resolved.total,
+    groups,
+  };
+}
+
+// ---- dependencies -----------------------------------------------------------------------------
+
+export const RELATIONS: EdgeType[] = ["CALLS", "IMPORTS", "EXTENDS", "IMPLEMENTS", "DEFINES"];
+export type DirectionArg = "OUT" | "IN" | "BOTH";
+
+export interface DependenciesResult {
+  type: "dependencies";
+  query: string;
+  relations: EdgeType[];
+  direction: DirectionArg;
+  limit: number;
+  definitions: number;
+  groups: NeighborGroup[];
+}
+
+/** The file node a symbol lives in (IMPORTS are between files). */
+export function fileOf(n: NodeRef): NodeRef {
+  if (isFile(n)) return n;
+  return {
+    id: fileId(n.path),
+    name: n.path,
+    qualified_name: n.path,
+    kind: "File",
+    path: n.path,
+    line: 0,
+  };
+}
+
+export async function dependencies(
+  g: GraphReader,
+  resolved: Resolved,
+  relations: EdgeType[],
+  direction: DirectionArg,
+  limit: number,
+): Promise<DependenciesResult> {
+  const dirs: Direction[] = direction === "BOTH" ? ["OUT", "IN"] : [direction];
+  const groups: NeighborGroup[] = [];
+  for (const target of resolved.matches) {
+    const links: Link[] = [];
+    let capped = false;
+    for (const dir of dirs) {
+      const own = relations.filter((r) => r !== "IMPORTS" || isFile(target));
+      if (own.length) {
+        const s = await g.step([target], own, dir, 1);
+        links.push(...s.links);
+        capped ||= s.capped;
+      }
+      if (relations.includes("IMPORTS") && !isFile(target)) {
+        // A symbol's imports are its file's.
+        const s = await g.step([fileOf(target)], ["IMPORTS"], dir, 1);
+        links.push(...s.links);
+        capped ||= s.capped;
+      }
+    }
+    const merged = mergeParallel(links);
+    merged.sort((a, b) =>
+      (a.dir === b.dir ? 0 : a.dir === "OUT" ? -1 : 1) ||
+      RELATIONS.indexOf(a.rel) - RELATIONS.indexOf(b.rel) ||
+      byLocation(a.node, b.node) || (a.at ?? 0) - (b.at ?? 0)
+    );
+    groups.push({ target, links: merged.slice(0, limit), total: merged.length, capped });
+  }
+  return {
+    type: "dependencies",
+    query: resolved.query,
+    relations,
+    direction,
+    limit,
+    definitions: resolved.total,
+    groups,
+  };
+}
+
+/** One link per (direction, relation, node): parallel edges summed, the first line kept. */
+export function mergeParallel(links: Link[]): Link[] {
+  const seen = new Map<string, Link>();
+  for (const l of links) {
+    const key = `${l.dir}|${l.rel}|${l.via}|${l.node.id}`;
+    const same = seen.get(key);
+    if (!same) {
+      seen.set(key, { ...l });
+      continue;
+    }
+    same.count = (same.count ?? 1) + (l.count ?? 1);
+    if (l.at !== undefined && (same.at === undefined || l.at < same.at)) same.at = l.at;
+  }
+  return [...seen.values()];
+}

@@ -1,0 +1,53 @@
+/** Every indexed (project, branch) on the server, with what its metadata says. */
+import type { Db } from "../db/client.ts";
+import { listGraphs } from "../project/catalog.ts";
+import { displayName } from "../project/names.ts";
+
+export interface ProjectEntry {
+  project: string;
+  branch: string;
+  graph: string;
+  files?: number;
+  symbols?: number;
+  edges?: number;
+  indexed_at?: string;
+  commit?: string;
+  root?: string;
+}
+
+export interface ProjectsResult {
+  type: "projects";
+  total: number;
+  projects: ProjectEntry[];
+}
+
+export async function listProjects(db: Db): Promise<ProjectsResult> {
+  const projects = (await listGraphs(db)).map((g): ProjectEntry => {
+    const e: ProjectEntry = {
+      project: displayName(g.project),
+      branch: displayName(g.branch),
+      graph: g.graph,
+    };
+    if (g.files !== undefined && Number.isFinite(g.files)) e.files = g.files;
+    if (g.symbols !== undefined && Number.isFinite(g.symbols)) e.symbols = g.symbols;
+    if (g.edges !== undefined && Number.isFinite(g.edges)) e.edges = g.edges;
+    if (g.indexed_at) e.indexed_at = g.indexed_at;
+    if (g.commit) e.commit = g.commit;
+    if (g.root) e.root = g.root;
+    return e;
+  });
+  return { type: "projects", total: projects.length, projects };
+}
+
+/** `a (main, dev), b (main)`: what is indexed, for error messages. */
+export function indexedSummary(entries: { project: string; branch: string }[]): string {
+  if (!entries.length) return "nothing is indexed yet";
+  const byProject = new Map<string, string[]>();
+  for (const e of entries) {
+    byProject.set(e.project, [...(byProject.get(e.project) ?? []), e.branch]);
+  }
+  const parts = [...byProject].map(([p, b]) => `${p} (${b.join(", ")})`);
+  return parts.length > 20
+    ? `${parts.slice(0, 20).join(", ")}, +${parts.length - 20} more`
+    : parts.join(", ");
+}

@@ -1,0 +1,78 @@
+/**
+ * Where a symbol is used: calls to it, imports of its file, classes extending it, types
+ * implementing it. Each reference is located at its site (file and line of the call, import or
+ * class header).
+ */
+import type { GraphReader, Link, NodeRef } from "./graph.ts";
+import { byLocation, isFile } from "./graph.ts";
+import { fileOf, mergeParallel } from "./neighbors.ts";
+import type { Resolved } from "./resolve_symbol.ts";
+
+export type ReferenceKind = "call" | "import" | "extends" | "implements";
+
+export interface Reference {
+  kind: ReferenceKind;
+  /** Where the reference is written. */
+  path: string;
+  line?: number;
+  /** The symbol (or file) that refers. */
+  from: NodeRef;
+  /** Call sites folded into this reference (calls only). */
+  count?: number;
+}
+
+export interface ReferenceGroup {
+  target: NodeRef;
+  refs: Reference[];
+  total: number;
+  capped: boolean;
+}
+
+export interface ReferencesResult {
+  type: "references";
+  query: string;
+  limit: number;
+  definitions: number;
+  groups: ReferenceGroup[];
+}
+
+const KIND_OF: Record<string, ReferenceKind> = {
+  CALLS: "call",
+  IMPORTS: "import",
+  EXTENDS: "extends",
+  IMPLEMENTS: "implements",
+};
+
+export async function references(
+  g: GraphReader,
+  resolved: Resolved,
+  limit: number,
+): Promise<ReferencesResult> {
+  const groups: ReferenceGroup[] = [];
+  for (const target of resolved.matches) {
+    const links: Link[] = [];
+    let capped = false;
+    if (!isFile(target)) {
+      const s = await g.step([target], ["CALLS", "EXTENDS", "IMPLEMENTS"], "IN", 1);
+      links.push(...s.links);
+      capped ||= s.capped;
+    }
+    const imp = await g.step([fileOf(target)], ["IMPORTS"], "IN", 1);
+    links.push(...imp.links);
+    capped ||= imp.capped;
+    const refs = mergeParallel(links).map((l): Reference => {
+      const r: Reference = { kind: KIND_OF[l.rel], path: l.node.path, from: l.node };
+      if (l.at !== undefined) r.line = l.at;
+      if (l.rel === "CALLS" && l.count !== undefined) r.count = l.count;
+      return r;
+    });
+    const order = Object.values(KIND_OF);
+    refs.sort((a, b) =>
+      order.indexOf(a.kind) - order.indexOf(b.kind) ||
+      (a.path < b.path ? -1 : a.path > b.path ? 1 : (a.line ?? 0) - (b.line ?? 0)) ||
+      byLocation(a.from, b.from)
+    );
+    groups.push({ target, refs: refs.slice(0, limit), total: refs.length, capped });
+  }
+  return { type: "references", query: resolved.query, limit, definitions: resolved.total, groups };
+}

@@ -1,0 +1,134 @@
+/**
+ * Ranked symbol search: exact name > name prefix > every query word in the name (snake_case and
+ * camelCase split) > every word in the qualified name > every word in name or doc; hits matching
+ * only some words are listed only when nothing matches them all.
+ * Candidates come from the full-text index (prefix terms of [a-z0-9] words only, so user input
+ * can never inject RediSearch syntax) plus an exact-name lookup.
+ */
+import type { Row } from "../db/client.ts";
+import * as Q from "../db/queries.ts";
+import { CgraphError } from "../errors.ts";
+import { wordsOf } from "../index/model.ts";
+import { byLocation, type GraphReader, nodeOf, type NodeRef } from "./graph.ts";
+import { normalizeKind, normalizeName, queryWords } from "./resolve_symbol.ts";
+
+export const MATCH_TIERS = ["exact", "prefix", "name words", "qualified name", "doc", "partial"];
+
+export interface SearchHit {
+  node: NodeRef;
+  /** Index into MATCH_TIERS. */
+  tier: number;
+  match: string;
+  language: string;
+}
+
+export interface SearchResult {
+  type: "search";
+  query: string;
+  kind?: string;
+  language?: string;
+  limit: number;
+  total: number;
+  hits: SearchHit[];
+  /** The candidate pool was capped: `total` is a lower bound. */
+  capped: boolean;
+}
+
+const POOL_CAP = 500;
+
+interface Candidate {
+  row: Row;
+  score: number;
+}
+
+export async function search(
+  g: GraphReader,
+  query: string,
+  opts: { kind?: string; language?: string; limit: number },
+): Promise<SearchResult> {
+  const words = queryWords(query);
+  const compact = query.toLowerCase().replace(/[^a-z0-9]/g, "");
+  if (!compact) {
+    throw new CgraphError(
+      `Nothing to search for in '${query}'.`,
+      "Give a word of a name, e.g. 'user' or 'parseConfig'.",
+    );
+  }
+  const kind = normalizeKind(opts.kind) ?? null;
+  const language = opts.language?.trim().toLowerCase() || null;
+  const pool = new Map<string, Candidate>();
+  let capped = false;
+  if (words.length) {
+    const rows = await g.rows(Q.FULLTEXT_SYMBOLS, {
+      q: words.map((w) => `${w}*`).join("|"),
+      kind,
+      language,
+      cap: POOL_CAP + 1,
+    });
+    if (rows.length > POOL_CAP) (capped = true, rows.length = POOL_CAP);
+    for (const r of rows) pool.set(String(r.id), { row: r, score: Number(r.score ?? 0) });
+  }
+  const name = normalizeName(query);
+  const last = name.slice(name.lastIndexOf(".") + 1);
+  for (const n of new Set([query.trim(), last])) {
+    if (!n) continue;
+    for (
+      const r of await g.rows(Q.SYMBOLS_BY_NAME_FILTERED, { name: n, kind, language, cap: 100 })
+    ) {
+      if (!pool.has(String(r.id))) pool.set(String(r.id), { row: r, score: 0 });
+    }
+  }
+
+  const dotted = name.includes(".") ? name.toLowerCase() : undefined;
+  const segments = dotted ? dotted.split(".").length : 1;
+  const hits: (SearchHit & { score: number; inName: number })[] = [];
+  for (const { row, score } of pool.values()) {
+    const node = nodeOf(row);
+    const nameCompact = node.name.toLowerCase().replace(/[^a-z0-9]/g, "");
+    const nameWords = wordsOf(node.name).split(" ");
+    const qnWords = String(row.words ?? wordsOf(node.qualified_name)).split(" ");
+    const docWords = wordsOf(String(row.doc ?? "")).split(" ");
+    const has = (pool: string[], w: string) => pool.some((x) => x.startsWith(w));
+    const inName = words.filter((w) => has(nameWords, w)).length;
+    const qn = node.qualified_name.toLowerCase();
+    const tail = qn.split(".").slice(-segments).join(".");
+    let tier: number;
+    if (nameCompact === compact || (dotted !== undefined && tail === dotted)) tier = 0;
+    else if (nameCompact.startsWith(compact) || (dotted !== undefined && tail.startsWith(dotted))) {
+      tier = 1;
+    } else if (words.length && inName === words.length) tier = 2;
+    else if (words.length && words.every((w) => has(qnWords, w))) tier = 3;
+    else if (words.length && words.every((w) => has(qnWords, w) || has(docWords, w))) tier = 4;
+    else tier = 5;
+    hits.push({
+      node,
+      tier,
+      match: MATCH_TIERS[tier],
+      language: String(row.language ?? ""),
+      score,
+      inName,
+    });
+  }
+  // Partial matches (some words only) are an answer only when nothing matches every word.
+  const full = hits.filter((h) => h.tier < 5);
+  const kept = full.length ? full : hits;
+  kept.sort((a, b) =>
+    a.tier - b.tier || b.inName - a.inName || b.score - a.score ||
+    a.node.name.length - b.node.name.length || byLocation(a.node, b.node)
+  );
+  return {
+    type: "search",
+    query,
+    ...(kind ? { kind } : {}),
+    ...(language ? { language } : {}),
+    limit: opts.limit,
+    total: kept.length,
+    hits: kept.slice(0, opts.limit).map(({ node, tier, match, language }) => ({
+      node,
+      tier,
+      match,
+      language,
+    })),
+    capped,
+  };
+}

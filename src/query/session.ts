@@ -1,0 +1,245 @@
+/**
+ * What tool calls share, in the MCP server (long-lived) and in a CLI run (one call): the database
+ * connection (opened on first use, dropped when it dies so the next call reconnects), the default
+ * project (a path), which graph a call means, automatic first indexing, and staleness checks.
+ */
+import type { Db } from "../db/client.ts";
+import { DbQueryError } from "../db/client.ts";
+import { ensureDb } from "../db/ensure.ts";
+import { CgraphError } from "../errors.ts";
+import { indexProject, type IndexSummary, type Progress } from "../index/indexer.ts";
+import { type GraphInfo, listGraphs, readInfo } from "../project/catalog.ts";
+import { type ProjectRef, resolveProject } from "../project/identity.ts";
+import { displayName, type GraphKeys, keysFor, sanitizeName } from "../project/names.ts";
+import { FILE_BY_PATH } from "../db/queries.ts";
+import { GraphReader } from "./graph.ts";
+import { indexedSummary } from "./projects.ts";
+import { checkStaleness, type Staleness, stalenessNote } from "./staleness.ts";
+
+/** Arguments every tool takes. */
+export interface ProjectArgs {
+  project?: string;
+  branch?: string;
+  path?: string;
+}
+
+/** Per-call hooks. */
+export interface CallOptions {
+  onProgress?: (p: Progress) => void;
+}
+
+export interface Target {
+  project: string;
+  branch: string;
+  keys: GraphKeys;
+  info: GraphInfo;
+  root?: string;
+  reader: GraphReader;
+  /** Header notes: automatic indexing, staleness. */
+  notes: string[];
+  staleness?: Staleness;
+  /** Set when this call indexed the project first. */
+  indexed?: IndexSummary;
+}
+
+export interface SessionOptions {
+  /** The default project: a path (the MCP server's argument, the CLI's -C or cwd). */
+  defaultPath: string;
+  /** Default project / branch names for that path. */
+  project?: string;
+  branch?: string;
+  /** Index a project on first use (CODE_GRAPH_AUTO_INDEX, default true). */
+  autoIndex?: boolean;
+  /** How to get a database (tests may pass their own). */
+  connect?: () => Promise<Db>;
+  /** Keep staleness answers this long (ms); 0 in a one-shot CLI run. */
+  cacheMs?: number;
+}
+
+export function autoIndexFromEnv(): boolean {
+  const raw = (Deno.env.get("CODE_GRAPH_AUTO_INDEX") ?? "").trim().toLowerCase();
+  return !["false", "0", "no", "off"].includes(raw);
+}
+
+export class Session {
+  #db: Promise<Db> | undefined;
+  #indexing = new Map<string, Promise<IndexSummary>>();
+  #stale = new Map<string, { at: number; key: string; value: Staleness | undefined }>();
+  #defaultRef = new Map<string, { at: number; ref: Promise<ProjectRef> }>();
+  readonly autoIndex: boolean;
+
+  constructor(readonly opts: SessionOptions) {
+    this.autoIndex = opts.autoIndex ?? autoIndexFromEnv();
+  }
+
+  /** The database, connected on first use. */
+  db(): Promise<Db> {
+    if (!this.#db) {
+      const p = (this.opts.connect ?? (() => ensureDb({ quiet: true })))();
+      this.#db = p;
+      p.catch(() => {
+        if (this.#db === p) this.#db = undefined;
+      });
+    }
+    return this.#db.then((db) => {
+      if (!db.closed) return db;
+      this.#db = undefined;
+      return this.db();
+    });
+  }
+
+  /** After a failure: a lost connection is dropped, so the next call connects again. */
+  async noteError(err: unknown): Promise<void> {
+    if (!(err instanceof CgraphError) || err instanceof DbQueryError) return;
+    if (!/FalkorDB|database connection/i.test(err.message)) return;
+    const p = this.#db;
+    this.#db = undefined;
+    if (p) await p.then((db) => db.close()).catch(() => {});
+  }
+
+  async close(): Promise<void> {
+    const p = this.#db;
+    this.#db = undefined;
+    if (p) await p.then((db) => db.close()).catch(() => {});
+  }
+
+  /** The default path's (project, branch), cached briefly (each resolution runs git). */
+  defaultRef(branch?: string): Promise<ProjectRef> {
+    const key = branch ?? "";
+    const hit = this.#defaultRef.get(key);
+    const now = Date.now();
+    if (hit && now - hit.at < (this.opts.cacheMs ?? 2000)) return hit.ref;
+    const ref = resolveProject(this.opts.defaultPath, {
+      project: this.opts.project,
+      branch: branch ?? this.opts.branch,
+    });
+    this.#defaultRef.set(key, { at: now, ref });
+    ref.catch(() => this.#defaultRef.delete(key));
+    return ref;
+  }
+
+  /** Which project a call's arguments mean, as a ref when it comes from a path. */
+  async refFor(args: ProjectArgs): Promise<ProjectRef | { project: string; branch: string }> {
+    if (args.path) {
+      const ref = await resolveProject(args.path, { project: args.project, branch: args.branch });
+      if (args.project || !this.opts.project) return ref;
+      // The default repository named by path keeps the default project name.
+      const def = await this.defaultRef(args.branch).catch(() => undefined);
+      return def && def.root === ref.root ? def : ref;
+    }
+    if (!args.project) return await this.defaultRef(args.branch);
+    const project = sanitizeName(args.project);
+    const def = await this.defaultRef(args.branch).catch(() => undefined);
+    if (def && def.project === project) return def;
+    const graphs = await listGraphs(await this.db());
+    const branches = graphs.filter((g) => g.project === project).map((g) => g.branch);
+    if (args.branch) return { project, branch: sanitizeName(args.branch) };
+    if (branches.length === 1) return { project, branch: branches[0] };
+    if (branches.length > 1) {
+      throw new CgraphError(
+        `Project '${args.project}' is indexed on several branches: ${
+          branches.map(displayName).join(", ")
+        }.`,
+        "Pass branch to choose one.",
+      );
+    }
+    throw new CgraphError(
+      `Project '${args.project}' is not indexed. Indexed: ${indexedSummary(named(graphs))}.`,
+      "Pass one of those as project, or call index_repo with path=<repository root> to index it.",
+    );
+  }
+
+  /**
+   * The graph a call reads, indexed first when it does not exist yet and comes from a path (and
+   * auto-indexing is on); otherwise an error saying what is indexed and what to do.
+   */
+  async target(args: ProjectArgs, call: CallOptions = {}): Promise<Target> {
+    const db = await this.db();
+    const ref = await this.refFor(args);
+    const keys = keysFor(ref.project, ref.branch);
+    const notes: string[] = [];
+    let indexed: IndexSummary | undefined;
+    if (!(await db.listGraphs()).includes(keys.graph)) {
+      const what = `'${displayName(ref.project)}' (branch ${displayName(ref.branch)})`;
+      if (!isRef(ref)) {
+        const graphs = named(await listGraphs(db));
+        throw new CgraphError(
+          `Project ${what} is not indexed. Indexed: ${indexedSummary(graphs)}.`,
+          "Pass one of those as project/branch, or call index_repo with path=<repository root>.",
+        );
+      }
+      if (!this.autoIndex) {
+        throw new CgraphError(
+          `Project ${what} at ${ref.root} is not indexed yet (automatic indexing is off).`,
+          "Call index_repo first (CLI: cgraph index <path>).",
+        );
+      }
+      indexed = await this.index(ref, { onProgress: call.onProgress });
+      notes.push(`indexed now (first use): ${plural(indexed.files.scanned, "file")}`);
+    }
+    const info = (await readInfo(db, ref.project, ref.branch)) ??
+      { project: ref.project, branch: ref.branch, graph: keys.graph };
+    const staleness = indexed ? undefined : await this.staleness(db, info);
+    const note = stalenessNote(staleness);
+    if (note) notes.push(note);
+    return {
+      project: ref.project,
+      branch: ref.branch,
+      keys,
+      info,
+      root: info.root ?? (isRef(ref) ? ref.root : undefined),
+      reader: new GraphReader(db, keys.graph),
+      notes,
+      staleness,
+      indexed,
+    };
+  }
+
+  /** Indexes a project; concurrent calls for one graph share one run. */
+  async index(
+    ref: ProjectRef,
+    opts: { full?: boolean; onProgress?: (p: Progress) => void } = {},
+  ): Promise<IndexSummary> {
+    const running = this.#indexing.get(ref.keys.graph);
+    if (running) return await running;
+    const db = await this.db();
+    const p = indexProject(db, ref, { full: opts.full, onProgress: opts.onProgress });
+    this.#indexing.set(ref.keys.graph, p);
+    try {
+      return await p;
+    } finally {
+      this.#indexing.delete(ref.keys.graph);
+      this.#stale.clear();
+    }
+  }
+
+  /** Whether a project's graph has a File node for `path`. */
+  async inGraph(ref: ProjectRef, path: string): Promise<boolean> {
+    const db = await this.db();
+    if (!(await db.listGraphs()).includes(ref.keys.graph)) return false;
+    const reader = new GraphReader(db, ref.keys.graph);
+    return (await reader.rows(FILE_BY_PATH, { path })).length > 0;
+  }
+
+  async staleness(db: Db, info: GraphInfo): Promise<Staleness | undefined> {
+    const key = `${info.indexed_at ?? ""}|${info.stat_digest ?? ""}`;
+    const hit = this.#stale.get(info.graph);
+    const now = Date.now();
+    if (hit && hit.key === key && now - hit.at < (this.opts.cacheMs ?? 2000)) return hit.value;
+    const value = await checkStaleness(db, info).catch(() => undefined);
+    this.#stale.set(info.graph, { at: now, key, value });
+    return value;
+  }
+}
+
+function isRef(r: ProjectRef | { project: string; branch: string }): r is ProjectRef {
+  return "root" in r;
+}
+
+function named(graphs: GraphInfo[]): { project: string; branch: string }[] {
+  return graphs.map((g) => ({ project: displayName(g.project), branch: displayName(g.branch) }));
+}
+
+function plural(n: number, one: string): string {
+  return `${n} ${n === 1 ? one : `${one}s`}`;
+}
