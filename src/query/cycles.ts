@@ -2,8 +2,8 @@
  * Cycles in the CALLS graph (between symbols) or the IMPORTS graph (between files). Strongly
  * connected components first (iterative Tarjan); then, inside each component, the shortest cycle
  * through each node (breadth-first back to itself), de-duplicated by rotation, shortest first.
- * Bounded everywhere: edges read, components searched, work per search. Self-loops (direct
- * recursion, a file importing itself) are counted, not listed.
+ * Bounded everywhere: edges read, components searched, work per search. Self-loops (a symbol
+ * calling itself, where the graph has such edges; a file importing itself) are counted, not listed.
  */
 import * as Q from "../db/queries.ts";
 import type { GraphReader, NodeRef } from "./graph.ts";
@@ -103,7 +103,9 @@ export async function detectCycles(
   const all = [...cycles.values()];
   const ids = [...new Set(all.flat())];
   const nodes = await g.byIds(ids);
-  const named = all.map((c) => c.map((id) => nodes.get(id)).filter((n): n is NodeRef => !!n));
+  const named = all.map((c) =>
+    rotateToFirst(c.map((id) => nodes.get(id)).filter((n): n is NodeRef => !!n))
+  );
   const label = (c: NodeRef[]) => c.map((n) => n.qualified_name).join(" ");
   named.sort((a, b) => a.length - b.length || (label(a) < label(b) ? -1 : 1));
   return {
@@ -116,6 +118,15 @@ export async function detectCycles(
     nodes_in_cycles: components.reduce((n, c) => n + c.length, 0),
     capped,
   };
+}
+
+/** A cycle as read: starting at its alphabetically first name (a stable, readable rotation). */
+function rotateToFirst(c: NodeRef[]): NodeRef[] {
+  let min = 0;
+  for (let i = 1; i < c.length; i++) {
+    if (c[i].qualified_name < c[min].qualified_name) min = i;
+  }
+  return [...c.slice(min), ...c.slice(0, min)];
 }
 
 /** The rotation of a cycle starting at its smallest id (so one cycle has one key). */
