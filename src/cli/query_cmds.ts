@@ -49,9 +49,10 @@ export function paramsOf(def: ToolDef): Param[] {
 function usageOf(def: ToolDef): string {
   const cli = def.cli!;
   const params = paramsOf(def).filter((p) => !COMMON.has(p.name));
-  const pos = cli.positionals.map((n) => {
+  const pos = cli.positionals.map((n, i) => {
     const p = params.find((x) => x.name === n);
-    return p?.required ? `<${n}>` : `[${n}]`;
+    const more = cli.rest && i === cli.positionals.length - 1 ? "..." : "";
+    return p?.required ? `<${n}${more}>` : `[${n}${more}]`;
   });
   const opts = params.filter((p) => !cli.positionals.includes(p.name)).map((p) =>
     p.type === "boolean"
@@ -96,6 +97,10 @@ export function cliArgs(def: ToolDef, argv: string[]): Record<string, unknown> |
   const { values, positionals } = parseCommandArgs(argv, options, usage);
   if (values.help) return "help";
   const cli = def.cli!;
+  if (cli.rest && positionals.length > cli.positionals.length && cli.positionals.length) {
+    const n = cli.positionals.length - 1;
+    positionals.splice(n, positionals.length - n, positionals.slice(n).join(" "));
+  }
   if (positionals.length > cli.positionals.length) {
     throw new CgraphError(
       `Unexpected argument '${positionals[cli.positionals.length]}'.`,

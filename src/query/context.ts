@@ -33,6 +33,8 @@ export interface ContextResult {
   type: "context";
   query: string;
   definitions: number;
+  /** The definitions lookup was capped: `definitions` is a lower bound. */
+  definitions_capped?: boolean;
   groups: ContextGroup[];
 }
 
@@ -75,5 +77,11 @@ export async function context(
     }
     groups.push(group);
   }
-  return { type: "context", query: resolved.query, definitions: resolved.total, groups };
+  return {
+    type: "context",
+    query: resolved.query,
+    definitions: resolved.total,
+    ...(resolved.total_capped ? { definitions_capped: true } : {}),
+    groups,
+  };
 }

@@ -44,6 +44,11 @@ function truncated(total: number, shown: number): string[] {
   return total > shown ? [`truncated: ${total - shown} more`] : [];
 }
 
+/** `12` or `5000+` when the lookup was capped. */
+function defs(r: { definitions: number; definitions_capped?: boolean }): number | string {
+  return r.definitions_capped ? `${r.definitions}+` : r.definitions;
+}
+
 /** The header line: title, count, and any extra parts, separated by `; `. */
 export function header(first: string, parts: (string | undefined | false)[] = []): string {
   return [first, ...parts.filter((p): p is string => !!p)].join("; ");
@@ -77,7 +82,7 @@ function edgeFields(l: Link, showDepth: boolean): string {
 function grouped<G extends { target: NodeRef }>(
   title: string,
   query: string,
-  definitions: number,
+  definitions: number | string,
   groups: G[],
   summary: (g: G) => string,
   lines: (g: G) => string[],
@@ -94,7 +99,7 @@ function grouped<G extends { target: NodeRef }>(
   const out = [
     header(`${title} '${query}': ${definitions} definitions match`, [
       NARROW,
-      definitions > groups.length ? `showing ${groups.length}` : undefined,
+      Number.parseInt(String(definitions)) > groups.length ? `showing ${groups.length}` : undefined,
       ...notes,
     ]),
   ];
@@ -114,7 +119,7 @@ export function formatCalls(r: CallsResult, notes: string[] = []): string {
   return grouped(
     r.type === "callers" ? `callers (depth ${r.depth}) of` : `callees (depth ${r.depth}) of`,
     r.query,
-    r.definitions,
+    defs(r),
     r.groups,
     (g) => plural(g.total, one),
     (g) => g.links.map((l) => nodeLine(l.node) + edgeFields(l, deep)),
@@ -127,7 +132,7 @@ export function formatDependencies(r: DependenciesResult, notes: string[] = []):
   return grouped(
     `dependencies (${r.direction}; ${r.relations.join(", ")}) of`,
     r.query,
-    r.definitions,
+    defs(r),
     r.groups,
     (g) => plural(g.total, "edge"),
     (g) =>
@@ -145,7 +150,7 @@ export function formatImpact(r: ImpactResult, notes: string[] = []): string {
   return grouped(
     `impact (${r.direction}, depth ${r.depth}) of`,
     r.query,
-    r.definitions,
+    defs(r),
     r.groups,
     (g) => {
       const dist = Object.entries(g.by_distance).map(([d, n]) => `d${d} ${n}`).join(", ");
@@ -204,10 +209,15 @@ export function formatSearch(r: SearchResult, notes: string[] = []): string {
 
 export function formatSymbols(r: Resolved, notes: string[] = []): string {
   return [
-    header(`symbol '${r.query}': ${plural(r.total, "definition")}`, [
-      ...truncated(r.total, r.matches.length),
-      ...notes,
-    ]),
+    header(
+      `symbol '${r.query}': ${
+        r.total_capped ? `${r.total}+ definitions` : plural(r.total, "definition")
+      }`,
+      [
+        ...truncated(r.total, r.matches.length),
+        ...notes,
+      ],
+    ),
     ...r.matches.map((n) => {
       const span = n.end_line && n.end_line > n.line ? `-${n.end_line}` : "";
       return `${loc(n)}${span} | ${n.qualified_name} | ${kindOf(n)}${
@@ -221,7 +231,7 @@ export function formatReferences(r: ReferencesResult, notes: string[] = []): str
   return grouped(
     "references to",
     r.query,
-    r.definitions,
+    defs(r),
     r.groups,
     (g) => plural(g.total, "reference"),
     (g) =>
@@ -292,7 +302,7 @@ export function formatContext(r: ContextResult, notes: string[] = []): string {
       .join("\n");
   }
   const out = [
-    header(`context of '${r.query}': ${r.definitions} definitions match`, [
+    header(`context of '${r.query}': ${defs(r)} definitions match`, [
       NARROW,
       r.definitions > r.groups.length ? `showing ${r.groups.length}` : undefined,
       ...notes,

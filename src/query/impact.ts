@@ -5,7 +5,7 @@
  */
 import type { EdgeType } from "../index/model.ts";
 import type { Direction, GraphReader, Link, NodeRef } from "./graph.ts";
-import { byDepthThenLocation, expand } from "./neighbors.ts";
+import { byDepthThenLocation, byTotal, expand } from "./neighbors.ts";
 import type { Resolved } from "./resolve_symbol.ts";
 
 const IMPACT_RELATIONS: EdgeType[] = ["CALLS", "EXTENDS", "IMPLEMENTS"];
@@ -35,6 +35,8 @@ export interface ImpactResult {
   depth: number;
   limit: number;
   definitions: number;
+  /** The definitions lookup was capped: `definitions` is a lower bound. */
+  definitions_capped?: boolean;
   groups: ImpactGroup[];
 }
 
@@ -49,6 +51,7 @@ export async function impact(
   for (const target of resolved.matches) {
     groups.push(await impactOf(g, target, direction, depth, limit));
   }
+  groups.sort(byTotal);
   return {
     type: "impact",
     query: resolved.query,
@@ -56,6 +59,7 @@ export async function impact(
     depth,
     limit,
     definitions: resolved.total,
+    ...(resolved.total_capped ? { definitions_capped: true } : {}),
     groups,
   };
 }

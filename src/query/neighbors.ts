@@ -69,6 +69,11 @@ export async function expand(
   return { links: out, capped };
 }
 
+/** Groups with answers first (the sort is stable: location order otherwise). */
+export function byTotal(a: { total: number }, b: { total: number }): number {
+  return b.total - a.total;
+}
+
 export function byDepthThenLocation(a: Link, b: Link): number {
   return a.depth - b.depth || byLocation(a.node, b.node) || (a.at ?? 0) - (b.at ?? 0);
 }
@@ -91,6 +96,8 @@ export interface CallsResult {
   limit: number;
   /** Definitions matching the query (groups holds at most DEFINITION_CAP of them). */
   definitions: number;
+  /** The definitions lookup was capped: `definitions` is a lower bound. */
+  definitions_capped?: boolean;
   groups: NeighborGroup[];
 }
 
@@ -113,12 +120,14 @@ export async function calls(
       capped: ex.capped,
     });
   }
+  groups.sort(byTotal);
   return {
     type,
     query: resolved.query,
     depth,
     limit,
     definitions: resolved.total,
+    ...(resolved.total_capped ? { definitions_capped: true } : {}),
     groups,
   };
 }
@@ -135,6 +144,8 @@ export interface DependenciesResult {
   direction: DirectionArg;
   limit: number;
   definitions: number;
+  /** The definitions lookup was capped: `definitions` is a lower bound. */
+  definitions_capped?: boolean;
   groups: NeighborGroup[];
 }
 
@@ -185,6 +196,7 @@ export async function dependencies(
     );
     groups.push({ target, links: merged.slice(0, limit), total: merged.length, capped });
   }
+  groups.sort(byTotal);
   return {
     type: "dependencies",
     query: resolved.query,
@@ -192,6 +204,7 @@ export async function dependencies(
     direction,
     limit,
     definitions: resolved.total,
+    ...(resolved.total_capped ? { definitions_capped: true } : {}),
     groups,
   };
 }

@@ -5,7 +5,7 @@
  */
 import type { GraphReader, Link, NodeRef } from "./graph.ts";
 import { byLocation, isFile } from "./graph.ts";
-import { fileOf, mergeParallel } from "./neighbors.ts";
+import { byTotal, fileOf, mergeParallel } from "./neighbors.ts";
 import type { Resolved } from "./resolve_symbol.ts";
 
 export type ReferenceKind = "call" | "import" | "extends" | "implements";
@@ -33,14 +33,17 @@ export interface ReferencesResult {
   query: string;
   limit: number;
   definitions: number;
+  /** The definitions lookup was capped: `definitions` is a lower bound. */
+  definitions_capped?: boolean;
   groups: ReferenceGroup[];
 }
 
+/** Also the listing order: the most specific references first, imports of the file last. */
 const KIND_OF: Record<string, ReferenceKind> = {
   CALLS: "call",
-  IMPORTS: "import",
   EXTENDS: "extends",
   IMPLEMENTS: "implements",
+  IMPORTS: "import",
 };
 
 export async function references(
@@ -74,5 +77,13 @@ export async function references(
     );
     groups.push({ target, refs: refs.slice(0, limit), total: refs.length, capped });
   }
-  return { type: "references", query: resolved.query, limit, definitions: resolved.total, groups };
+  groups.sort(byTotal);
+  return {
+    type: "references",
+    query: resolved.query,
+    limit,
+    definitions: resolved.total,
+    ...(resolved.total_capped ? { definitions_capped: true } : {}),
+    groups,
+  };
 }

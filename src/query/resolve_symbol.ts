@@ -27,6 +27,8 @@ export interface Resolved {
   matches: NodeRef[];
   /** How many matched before the cap. */
   total: number;
+  /** The lookup itself was capped: `total` is a lower bound. */
+  total_capped?: boolean;
 }
 
 /** Not found; `suggestions` are qualified names (or paths) the caller may have meant. */
@@ -45,7 +47,7 @@ export class NotFoundError extends CgraphError {
 
 /** At most this many definitions answer one name (a name like `__init__` has hundreds). */
 export const DEFINITION_CAP = 20;
-const FETCH_CAP = 500;
+const FETCH_CAP = 5000;
 
 export function normalizeKind(kind: string | undefined): SymbolKind | undefined {
   if (kind === undefined || kind.trim() === "") return undefined;
@@ -126,7 +128,13 @@ export async function resolveSymbol(
     );
   }
   found.sort(byLocation);
-  return { query: raw, matches: found.slice(0, DEFINITION_CAP), total: found.length };
+  const out: Resolved = {
+    query: raw,
+    matches: found.slice(0, DEFINITION_CAP),
+    total: found.length,
+  };
+  if (all.length >= FETCH_CAP) out.total_capped = true;
+  return out;
 }
 
 /** Exact qualified name first; else exact name; else qualified names ending in `.name`. */

@@ -59,14 +59,19 @@ export async function search(
   const pool = new Map<string, Candidate>();
   let capped = false;
   if (words.length) {
-    const rows = await g.rows(Q.FULLTEXT_SYMBOLS, {
-      q: words.map((w) => `${w}*`).join("|"),
-      kind,
-      language,
-      cap: POOL_CAP + 1,
-    });
-    if (rows.length > POOL_CAP) (capped = true, rows.length = POOL_CAP);
-    for (const r of rows) pool.set(String(r.id), { row: r, score: Number(r.score ?? 0) });
+    // Every word first (RediSearch: space = AND); any word only to fill up a short answer.
+    const queries = [words.map((w) => `${w}*`).join(" ")];
+    if (words.length > 1) queries.push(words.map((w) => `${w}*`).join("|"));
+    for (const q of queries) {
+      if (pool.size >= opts.limit) break;
+      const rows = await g.rows(Q.FULLTEXT_SYMBOLS, { q, kind, language, cap: POOL_CAP + 1 });
+      if (rows.length > POOL_CAP) (capped = true, rows.length = POOL_CAP);
+      for (const r of rows) {
+        if (!pool.has(String(r.id))) {
+          pool.set(String(r.id), { row: r, score: Number(r.score ?? 0) });
+        }
+      }
+    }
   }
   const name = normalizeName(query);
   const last = name.slice(name.lastIndexOf(".") + 1);
@@ -89,7 +94,9 @@ export async function search(
     const qnWords = String(row.words ?? wordsOf(node.qualified_name)).split(" ");
     const docWords = wordsOf(String(row.doc ?? "")).split(" ");
     const has = (pool: string[], w: string) => pool.some((x) => x.startsWith(w));
-    const inName = words.filter((w) => has(nameWords, w)).length;
+    // A word counts as in the name when it starts a name word or is part of the name
+    // (`url` and `parse` are both in `urlparse`).
+    const inName = words.filter((w) => has(nameWords, w) || nameCompact.includes(w)).length;
     const qn = node.qualified_name.toLowerCase();
     const tail = qn.split(".").slice(-segments).join(".");
     let tier: number;

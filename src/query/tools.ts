@@ -44,6 +44,8 @@ export interface CliSpec {
   command: string;
   /** Arguments taken positionally, in order (the rest are --options). */
   positionals: string[];
+  /** The last positional takes every remaining word (`cgraph search parse url`). */
+  rest?: boolean;
   summary: string;
 }
 
@@ -344,7 +346,12 @@ export const TOOLS: ToolDef[] = [
       limit: int().default(20),
     },
     annotations: READ,
-    cli: { command: "search", positionals: ["query"], summary: "find symbols by name words" },
+    cli: {
+      command: "search",
+      positionals: ["query"],
+      rest: true,
+      summary: "find symbols by name words",
+    },
     async run(session, a, call) {
       const notes: string[] = [];
       const limit = clamp("limit", a.limit, 1, 200, notes);
