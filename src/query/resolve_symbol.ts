@@ -157,8 +157,20 @@ async function findFiles(g: GraphReader, file: string): Promise<NodeRef[]> {
 
 async function fileNotFound(g: GraphReader, file: string): Promise<NotFoundError> {
   const base = file.slice(file.lastIndexOf("/") + 1);
-  const near = await g.nodes(Q.FILES_BY_SUFFIX, { suffix: base, cap: 3 });
-  return new NotFoundError(`No file '${file}' in the graph.`, near.map((n) => n.path));
+  let pool = await g.nodes(Q.FILES_BY_SUFFIX, { suffix: base, cap: 500 });
+  const ext = base.includes(".") ? base.slice(base.lastIndexOf(".")) : "";
+  if (!pool.length && ext) pool = await g.nodes(Q.FILES_BY_SUFFIX, { suffix: ext, cap: 5000 });
+  const near = pool
+    .map((n) => ({ n, d: levenshtein(file, n.path.slice(-file.length - 3)) }))
+    .filter((x) => x.d <= Math.max(3, Math.floor(file.length / 3)))
+    .sort((a, b) => a.d - b.d || a.n.path.length - b.n.path.length)
+    .slice(0, 3)
+    .map((x) => x.n);
+  return new NotFoundError(
+    `No file '${file}' in the graph.`,
+    near.map((n) => n.path),
+    near.length ? undefined : "Give a path relative to the project root, or the tail of one.",
+  );
 }
 
 /** Up to 3 names close to `name`: same prefix, shared words, or a small edit distance. */
