@@ -3,7 +3,7 @@
  * schema, annotations, runner). The MCP server registers these; the CLI generates its commands
  * from them and prints exactly the tool's text, so the two cannot drift apart.
  */
-import { join } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import { z } from "zod";
 import { CgraphError } from "../errors.ts";
 import type { IndexSummary } from "../index/indexer.ts";
@@ -154,6 +154,10 @@ async function refForIndexing(session: Session, a: ProjectArgs): Promise<Project
   return await resolveProject(info.root, { project: displayName(ref.project), branch: a.branch });
 }
 
+function exists(path: string): Promise<boolean> {
+  return Deno.stat(path).then((s) => s.isFile, () => false);
+}
+
 function summaryAnswer(s: IndexSummary, first?: string): Answer {
   return answer(
     { type: "index", ...summaryJson(s) },
@@ -197,10 +201,17 @@ export const TOOLS: ToolDef[] = [
     cli: { command: "index-file", positionals: ["file"], summary: "re-index after editing a file" },
     async run(session, a, call) {
       const ref = await refForIndexing(session, a);
-      const file = normalizeFile(a.file, ref.root);
+      // Relative to the project root, or absolute, or relative to the current directory.
+      let file = normalizeFile(a.file, ref.root);
       if (!file) throw new CgraphError("Give the file to re-index.");
-      const onDisk = await Deno.stat(join(ref.root, file)).then((s) => s.isFile, () => false);
-      if (!onDisk && !(await session.inGraph(ref, file))) {
+      const fromCwd = relative(ref.root, resolve(a.file));
+      if (
+        !(await exists(join(ref.root, file))) && !fromCwd.startsWith("..") &&
+        await exists(resolve(a.file))
+      ) {
+        file = fromCwd.split(sep).join("/");
+      }
+      if (!(await exists(join(ref.root, file))) && !(await session.inGraph(ref, file))) {
         throw new CgraphError(
           `No file '${file}' in ${ref.root}, nor in its graph.`,
           "Give a path relative to the project root (or an absolute one).",
