@@ -509,3 +509,124 @@ Deno.test(
     }
   },
 );
+
+// ---- traversals against an independent breadth-first search ------------------------------------
+
+/** A deterministic pseudo-random generator (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+for (const seed of [1, 2, 3]) {
+  Deno.test(
+    { name: `paths, impact and callers match a plain BFS (seed ${seed})`, ...opts },
+    async () => {
+      const db = await testDb();
+      const project = uniqueName("t-bfs");
+      const dir = await Deno.makeTempDir({ prefix: "cgraph-bfs-" });
+      try {
+        const rand = rng(seed);
+        const n = 40;
+        const edges = new Map<number, Set<number>>();
+        let src = "";
+        for (let i = 0; i < n; i++) {
+          const out = new Set<number>();
+          const k = Math.floor(rand() * 4);
+          while (out.size < k) {
+            const j = Math.floor(rand() * n);
+            if (j !== i) out.add(j);
+          }
+          edges.set(i, out);
+          const body = [...out].map((j) => `    f${j}()\n`).join("") || "    return 0\n";
+          src += `def f${i}():\n${body}\n\n`;
+        }
+        await Deno.writeTextFile(join(dir, "m.py"), src);
+        await indexAs(db, dir, project);
+        const s = session(dir);
+        const base = { project, branch: "test" };
+        const dist = (from: number, reverse: boolean): Map<number, number> => {
+          const d = new Map([[from, 0]]);
+          let frontier = [from];
+          while (frontier.length) {
+            const next: number[] = [];
+            for (const a of frontier) {
+              const outs = reverse
+                ? [...edges].filter(([, o]) => o.has(a)).map(([b]) => b)
+                : [...edges.get(a)!];
+              for (const b of outs) if (!d.has(b)) (d.set(b, d.get(a)! + 1), next.push(b));
+            }
+            frontier = next;
+          }
+          return d;
+        };
+        let connected = 0;
+        for (let t = 0; t < 12; t++) {
+          const a = Math.floor(rand() * n);
+          const forward = dist(a, false);
+          // Half the pairs connected (when anything is reachable), half at random.
+          const reachable = [...forward.keys()].filter((x) => x !== a);
+          const b = t % 2 === 0 && reachable.length
+            ? reachable[Math.floor(rand() * reachable.length)]
+            : Math.floor(rand() * n);
+          if (forward.has(b) && b !== a) connected++;
+          const data = await callJson(s, "find_path", {
+            ...base,
+            from: `m.f${a}`,
+            to: `m.f${b}`,
+            max_depth: 10,
+            limit: 5,
+          });
+          const paths = data.paths as { length: number; hops: { node: NodeJson }[] }[];
+          const expected = a === b ? undefined : forward.get(b);
+          if (expected === undefined || expected > 10) {
+            assertEquals(paths.length, 0, `f${a} -> f${b}`);
+          } else {
+            assertEquals(paths[0]?.length, expected, `shortest f${a} -> f${b}`);
+            let last = 0;
+            for (const p of paths) {
+              const ids = p.hops.map((h) => Number(h.node.qualified_name.slice(3)));
+              assertEquals(new Set(ids).size, ids.length, "simple path");
+              assertEquals(ids[0], a);
+              assertEquals(ids[ids.length - 1], b);
+              for (let i = 1; i < ids.length; i++) assert(edges.get(ids[i - 1])!.has(ids[i]));
+              assert(p.length >= last, "shortest first");
+              last = p.length;
+            }
+          }
+          for (const depth of [1, 3]) {
+            const into = dist(b, true);
+            const want = [...into].filter(([x, d]) => x !== b && d <= depth).map(([x, d]) =>
+              `m.f${x}@${d}`
+            )
+              .sort();
+            const impact = await callJson(s, "impact_analysis", {
+              ...base,
+              symbol: `m.f${b}`,
+              depth,
+            });
+            const got =
+              ((impact.groups as { files: { links: { node: NodeJson; depth: number }[] }[] }[])[0]
+                .files.flatMap((f) => f.links))
+                .filter((l) => l.node.kind !== "File")
+                .map((l) => `${l.node.qualified_name}@${l.depth}`).sort();
+            assertEquals(got, want, `impact of f${b} depth ${depth}`);
+            const callers = await callJson(s, "get_callers", { ...base, symbol: `m.f${b}`, depth });
+            const names = (callers.groups as GroupJson[])[0].links
+              .filter((l) => l.node.kind !== "File").map((l) => l.node.qualified_name).sort();
+            assertEquals(names, want.map((x) => x.split("@")[0]).sort());
+          }
+        }
+        assert(connected >= 3, `only ${connected} connected pairs`);
+      } finally {
+        await dropProject(db, project);
+        await Deno.remove(dir, { recursive: true });
+      }
+    },
+  );
+}
