@@ -65,7 +65,9 @@ export async function checkStaleness(db: Db, info: GraphInfo): Promise<Staleness
 /** The header note for a stale graph, or undefined when it is fresh. */
 export function stalenessNote(s: Staleness | undefined): string | undefined {
   if (!s || s.changed === 0) return undefined;
-  return `stale: ${s.changed} file${
-    s.changed === 1 ? "" : "s"
-  } changed since indexing; call index_repo`;
+  const files = `${s.changed} file${s.changed === 1 ? "" : "s"}`;
+  const head = s.head && s.indexed_commit
+    ? ` (HEAD ${s.indexed_commit.slice(0, 8)} -> ${s.head.slice(0, 8)})`
+    : "";
+  return `stale: ${files} changed since indexing${head}; call index_repo`;
 }
