@@ -136,6 +136,8 @@ export async function calls(
 
 export const RELATIONS: EdgeType[] = ["CALLS", "IMPORTS", "EXTENDS", "IMPLEMENTS", "DEFINES"];
 export type DirectionArg = "OUT" | "IN" | "BOTH";
+/** Listing order: the symbol's own edges first, its file's imports last. */
+const LISTING_ORDER: EdgeType[] = ["CALLS", "EXTENDS", "IMPLEMENTS", "DEFINES", "IMPORTS"];
 
 export interface DependenciesResult {
   type: "dependencies";
@@ -191,7 +193,7 @@ export async function dependencies(
     const merged = mergeParallel(links);
     merged.sort((a, b) =>
       (a.dir === b.dir ? 0 : a.dir === "OUT" ? -1 : 1) ||
-      RELATIONS.indexOf(a.rel) - RELATIONS.indexOf(b.rel) ||
+      LISTING_ORDER.indexOf(a.rel) - LISTING_ORDER.indexOf(b.rel) ||
       byLocation(a.node, b.node) || (a.at ?? 0) - (b.at ?? 0)
     );
     groups.push({ target, links: merged.slice(0, limit), total: merged.length, capped });
