@@ -310,8 +310,18 @@ function trimDoc(text: string): string {
 }
 
 function countErrors(root: Node): number {
-  let n = 0;
+  // The cursor must be deleted explicitly: web-tree-sitter's finalizer for a collected cursor
+  // frees through the tree's address, which corrupts wasm memory once the tree is gone.
   const cursor = root.walk();
+  try {
+    return countWith(cursor);
+  } finally {
+    cursor.delete();
+  }
+}
+
+function countWith(cursor: ReturnType<Node["walk"]>): number {
+  let n = 0;
   let more = true;
   while (more) {
     const node = cursor.currentNode;
