@@ -100,6 +100,9 @@ class Resolver {
       const children = new Map<number, Map<string, DefRef[]>>();
       const exports = new Map<string, DefRef[]>();
       for (const r of refs) {
+        // Methods attached to a type from outside it (Go receivers, Rust impls, C++ out-of-line
+        // members) are reached through their type, never as bare names.
+        if (r.def.owner) continue;
         push(children, r.def.parent, r.def.name, r);
         const parentKind = r.def.parent >= 0 ? f.defs[r.def.parent].kind : undefined;
         if (parentKind === undefined || parentKind === "Module") {
@@ -244,7 +247,9 @@ class Resolver {
         .filter((p) => p !== scope.facts.path && this.scopes.has(p));
       // `import a.b.formatPrice` resolves to the package's files: keep the ones defining it.
       if (imp.name && files.length > 1) {
-        const defining = files.filter((p) => this.scopes.get(p)!.exports.has(imp.name!));
+        const defining = files.filter((p) =>
+          this.scopes.get(p)!.refs.some((r) => r.def.parent < 0 && r.def.name === imp.name)
+        );
         if (defining.length) files = defining;
       }
       for (const p of files) {
@@ -299,7 +304,6 @@ class Resolver {
       if (!found) continue;
       const fromId = call.from >= 0 ? scope.refs[call.from].node.id : file;
       for (const target of found.refs) {
-        if (target.node.id === fromId && call.receiver === undefined && !found.selfCall) continue;
         const key = `${fromId}\0${target.node.id}`;
         const prev = byPair.get(key);
         if (prev) {
@@ -343,7 +347,7 @@ class Resolver {
           if (own.length) return { refs: own, confidence: CONF_SCOPE, selfCall: true };
         }
       }
-      const found = this.lookup(scope, from, name, isCallable, true);
+      const found = this.lookup(scope, from, name, isCallable, spec.uniqueBareNames !== false);
       const refs = callable(found.refs);
       return refs.length ? { refs, confidence: found.confidence } : undefined;
     }
@@ -370,8 +374,9 @@ class Resolver {
       if (refs.length) return { refs: callable(refs), confidence: CONF_TYPED };
     }
 
-    // A variable whose type is known: typed parameter, constructor assignment, field.
-    const hinted = this.hintedType(scope, from, receiver);
+    // A variable whose type is known: typed parameter, constructor assignment, field; or a field
+    // of such a variable (`s.store.Save()`: s is a Service, whose field store is a Saver).
+    const hinted = this.hintedType(scope, from, receiver) ?? this.fieldType(scope, from, receiver);
     if (hinted) {
       const types = this.resolveTypeRef(scope, from, hinted);
       const refs = types.flatMap((t) => this.memberOrConstructor(t, name));
@@ -387,6 +392,9 @@ class Resolver {
     // Last resort: a method name defined exactly once in the repository, and not a common one.
     // A capitalised receiver we could not resolve is a type from outside (`Math.Round`).
     if (spec.commonMethods?.includes(name) || /^[A-Z][\w$]*$/.test(receiver)) return undefined;
+    // `time.Now()`, `np.array()`: the receiver is an import that resolved outside the repository.
+    const headBindings = this.bindingsOf(scope).get(head);
+    if (headBindings?.length && headBindings.every((b) => b.files.length === 0)) return undefined;
     const methods = this.methodNames.get(familyOf(scope.facts.language))?.get(name) ?? [];
     if (methods.length === 1 && name.length > 2) {
       return { refs: methods, confidence: CONF_UNIQUE_METHOD };
@@ -593,7 +601,9 @@ class Resolver {
       else if (
         selfLike && type && type.file === scope.facts && this.within(scope, h.scope, type.index)
       ) depth = -1;
-      else if (type && type.file === scope.facts && h.scope === type.index) depth = -1;
+      else if (
+        scope.spec.implicitThis && type && type.file === scope.facts && h.scope === type.index
+      ) depth = -1;
       else continue;
       if (!best || depth > best.depth) best = { depth, type: h.type };
     }
@@ -601,13 +611,33 @@ class Resolver {
       // A field declared at class level, maybe in another file (C++ out-of-line methods):
       // `this._repo` or a bare `repo_` inside a method.
       const self = scope.spec.selfNames.find((n) => variable.startsWith(`${n}.`));
-      const field = self ? variable.slice(self.length + 1) : variable;
+      const field = self
+        ? variable.slice(self.length + 1)
+        : scope.spec.implicitThis
+        ? variable
+        : "";
       const h = type.file.hints.find((x) =>
         (x.variable === field || x.variable === variable) && x.scope === type.index
       );
       if (h) return h.type;
     }
     return best?.type;
+  }
+
+  /** `a.b` where a has a known type T and T declares a field b with a type hint. */
+  fieldType(scope: FileScope, from: number, receiver: string): string | undefined {
+    const dot = receiver.lastIndexOf(".");
+    if (dot <= 0) return undefined;
+    const head = receiver.slice(0, dot);
+    const field = receiver.slice(dot + 1);
+    const headType = scope.spec.selfNames.includes(head)
+      ? this.enclosingType(scope, from)
+      : this.resolveTypeRef(scope, from, this.hintedType(scope, from, head) ?? "")[0];
+    if (!headType || !isType(headType)) return undefined;
+    const hint = headType.file.hints.find((h) =>
+      h.scope === headType.index && h.variable === field
+    );
+    return hint?.type;
   }
 
   within(scope: FileScope, index: number, ancestor: number): boolean {

@@ -6,6 +6,8 @@ import { python } from "./python/spec.ts";
 import { csharp } from "./csharp/spec.ts";
 import { ruby } from "./ruby/spec.ts";
 import { c } from "./c/spec.ts";
+import { go } from "./go/spec.ts";
+import { rust } from "./rust/spec.ts";
 import { cpp } from "./cpp/spec.ts";
 import { javascript } from "./javascript/spec.ts";
 import { tsx, typescript } from "./typescript/spec.ts";
@@ -13,7 +15,6 @@ import { java } from "./java/spec.ts";
 import { kotlin } from "./kotlin/spec.ts";
 import type { LanguageSpec } from "./spec.ts";
 
-// Go and Rust (src/lang/go, src/lang/rust) are registered once their fixture contracts hold.
 export const LANGUAGES: readonly LanguageSpec[] = [
   javascript,
   typescript,
@@ -25,6 +26,8 @@ export const LANGUAGES: readonly LanguageSpec[] = [
   cpp,
   java,
   kotlin,
+  go,
+  rust,
 ];
 
 const BY_EXTENSION = new Map<string, LanguageSpec>();

@@ -55,6 +55,11 @@ export interface LanguageSpec {
   implicitThis: boolean;
   /** How files see each other's top-level names without an import. */
   packageScope: "directory" | "declared" | "global" | "none";
+  /**
+   * A bare call may fall back to a repository-wide unique name (default true). False where a bare
+   * name can only come from local scope, the package or imports (Go, Rust).
+   */
+  uniqueBareNames?: boolean;
   /** Functions directly inside a Module (C++ namespace, Rust mod) stay functions, not methods. */
   namespaceFunctions?: boolean;
   /** Doc comments: Python docstrings, or comments right above the definition. */

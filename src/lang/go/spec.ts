@@ -38,6 +38,7 @@ export const go: LanguageSpec = {
   query,
   selfNames: [],
   implicitThis: false,
+  uniqueBareNames: false,
   packageScope: "directory",
   docStyle: "comments",
   // The package's directory (`internal/store/store.go` -> `internal.store`); at the root, the

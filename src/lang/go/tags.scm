@@ -108,3 +108,9 @@
     (unary_expression
       operand: (composite_literal type: [(type_identifier) (qualified_type) (generic_type)] @hint.type))
   ])) @hint
+
+; struct fields with a named type: `store store.Saver`, `db *DB` (scoped to the struct, so
+; `s.store.Save()` resolves through s's type and the field's type)
+(field_declaration
+  name: (field_identifier) @hint.var
+  type: [(type_identifier) (pointer_type) (qualified_type) (generic_type)] @hint.type) @hint

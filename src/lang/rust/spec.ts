@@ -179,6 +179,8 @@ export const rust: LanguageSpec = {
   query,
   selfNames: ["self", "Self"],
   implicitThis: false,
+  uniqueBareNames: false,
+  namespaceFunctions: true,
   packageScope: "none",
   docStyle: "comments",
   // Crate-relative module path: `src/store/memory.rs` -> `store.memory`, `src/lib.rs` -> ``.
