@@ -1,35 +1,94 @@
-/** `cgraph mcp [path]`: the MCP server over stdio (see src/mcp/server.ts). */
+/**
+ * `cgraph mcp [path]`: the MCP server, over stdio (src/mcp/server.ts) or, with `--http` or
+ * `MCP_TRANSPORT=http`, over Streamable HTTP (src/mcp/http.ts).
+ */
 import { resolve } from "node:path";
+import { CgraphError } from "../errors.ts";
+import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, serveHttp } from "../mcp/http.ts";
 import { serveStdio } from "../mcp/server.ts";
 import { type Command, parseCommandArgs } from "./command.ts";
 
-const USAGE = "cgraph mcp [path] [--project P] [--branch B]";
+const USAGE = "cgraph mcp [path] [--project P] [--branch B] " +
+  "[--http [--port 3000] [--host 127.0.0.1] [--allow-origin O]...]";
+
+const HELP = `${USAGE}
+
+Serves cgraph's tools over MCP. [path] (default: .) is the project tools answer for when a call
+names none; it is indexed on first use unless CODE_GRAPH_AUTO_INDEX=false. --project / --branch
+name its graph.
+
+Transports:
+  stdio (default)   the client starts 'cgraph mcp' and talks on stdin/stdout
+  --http            Streamable HTTP on http://HOST:PORT/mcp, many clients at once (also
+                    MCP_TRANSPORT=http); --port / MCP_PORT (default ${DEFAULT_HTTP_PORT}),
+                    --host / MCP_HOST (default ${DEFAULT_HTTP_HOST})
+
+HTTP security:
+  CGRAPH_TOKEN      bearer token clients must send (Authorization: Bearer <token>); required
+                    to bind a non-loopback host
+  --allow-origin O  browser origins allowed besides loopback ones (also CGRAPH_ALLOWED_ORIGINS,
+                    comma-separated); requests carrying any other Origin are refused (403)`;
+
+function envList(name: string): string[] {
+  return (Deno.env.get(name) ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+}
+
+function parsePort(raw: string): number {
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || port > 65535) {
+    throw new CgraphError(`invalid port '${raw}'`, "A port is a number from 0 to 65535.");
+  }
+  return port;
+}
 
 export const mcpCommand: Command = {
   name: "mcp",
-  summary: "serve the code graph tools over MCP (stdio); [path] is the default project",
+  summary: "serve the code graph tools over MCP (stdio, or --http); [path] is the default project",
   async run(args) {
     const { values, positionals } = parseCommandArgs(args, {
       project: { type: "string" },
       branch: { type: "string" },
+      http: { type: "boolean" },
+      port: { type: "string" },
+      host: { type: "string" },
+      "allow-origin": { type: "string", multiple: true },
       help: { type: "boolean", short: "h" },
     }, USAGE);
     if (values.help) {
-      console.log(
-        `${USAGE}\n\nServes cgraph's tools over MCP on stdin/stdout. [path] (default: .) is the ` +
-          "project tools answer for when a call names none; it is indexed on first use unless " +
-          "CODE_GRAPH_AUTO_INDEX=false. --project / --branch name its graph.",
-      );
+      console.log(HELP);
       return 0;
     }
     if (positionals.length > 1) {
       console.error(`cgraph mcp: one path at most\nUsage: ${USAGE}`);
       return 2;
     }
-    return await serveStdio({
+    const sessionOpts = {
       defaultPath: resolve(positionals[0] ?? "."),
       project: values.project,
       branch: values.branch,
+    };
+    const transport = (Deno.env.get("MCP_TRANSPORT") ?? "").trim().toLowerCase();
+    if (transport !== "" && !["stdio", "http", "streamable-http"].includes(transport)) {
+      throw new CgraphError(
+        `unknown MCP_TRANSPORT '${transport}'`,
+        "Use 'stdio' (the default) or 'http'.",
+      );
+    }
+    const http = values.http || transport === "http" || transport === "streamable-http";
+    if (!http) {
+      if (values.port !== undefined || values.host !== undefined || values["allow-origin"]) {
+        console.error(`cgraph mcp: --port, --host and --allow-origin need --http\nUsage: ${USAGE}`);
+        return 2;
+      }
+      return await serveStdio(sessionOpts);
+    }
+    const token = Deno.env.get("CGRAPH_TOKEN") || undefined;
+    return await serveHttp(sessionOpts, {
+      host: values.host ?? (Deno.env.get("MCP_HOST") || DEFAULT_HTTP_HOST),
+      port: parsePort(values.port ?? (Deno.env.get("MCP_PORT") || String(DEFAULT_HTTP_PORT))),
+      token,
+      allowedOrigins: [...envList("CGRAPH_ALLOWED_ORIGINS"), ...(values["allow-origin"] ?? [])],
+      idleMs: Number(Deno.env.get("CGRAPH_HTTP_IDLE_MS")) || undefined,
     });
   },
 };

@@ -202,8 +202,10 @@ export class Session {
   ): Promise<IndexSummary> {
     const running = this.#indexing.get(ref.keys.graph);
     if (running) return await running;
-    const db = await this.db();
-    const p = indexProject(db, ref, { full: opts.full, onProgress: opts.onProgress });
+    // Registered before any await, so a concurrent call (another MCP session) joins this run.
+    const p = this.db().then((db) =>
+      indexProject(db, ref, { full: opts.full, onProgress: opts.onProgress })
+    );
     this.#indexing.set(ref.keys.graph, p);
     try {
       return await p;
