@@ -43,6 +43,7 @@ async function benchRepo(label: string, root: string, editFile?: string): Promis
       t = performance.now();
       const edit = await indexProject(db, ref);
       editMs = performance.now() - t;
+      console.log(`  (edit phases: ${JSON.stringify(edit.timings)})`);
       if (edit.files.modified.length !== 1) {
         console.log(`  (edit run saw ${edit.files.modified.length} modified files)`);
       }

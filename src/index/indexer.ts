@@ -60,6 +60,8 @@ export interface IndexSummary {
   edges: Record<string, number>;
   durationMs: number;
   filesPerSecond: number;
+  /** Milliseconds per phase (scan, load, parse, resolve, write, meta). */
+  timings: Record<string, number>;
   warnings: string[];
 }
 
@@ -82,8 +84,17 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
   const skipped = walk.skipped;
   const read = await readCandidates(walk.files, skipped);
   const current = new Map(read.map((f) => [f.candidate.path, f]));
+  const timings: Record<string, number> = {};
+  let lap = started;
+  const mark = (phase: string) => {
+    const now = performance.now();
+    timings[phase] = Math.round((timings[phase] ?? 0) + now - lap);
+    lap = now;
+  };
+  mark("scan");
 
   const previous = await previousState(db, ref, opts.full === true, warnings);
+  mark("load");
   const summary: IndexSummary = {
     project: ref.project,
     branch: ref.branch,
@@ -105,11 +116,12 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
     edges: {},
     durationMs: 0,
     filesPerSecond: 0,
+    timings,
     warnings,
   };
 
-  if (previous) await incremental(db, ref, current, previous, summary, progress);
-  else await full(db, ref, read, summary, progress);
+  if (previous) await incremental(db, ref, current, previous, summary, progress, mark);
+  else await full(db, ref, read, summary, progress, mark);
 
   const counts = await graphCounts(db, ref.keys.graph);
   summary.symbols = counts.symbols;
@@ -121,6 +133,7 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
     counts.files,
     statDigestOf(read.map((f) => ({ path: f.candidate.path, size: f.size, mtime: f.mtime }))),
   );
+  mark("meta");
   summary.durationMs = Math.round(performance.now() - started);
   summary.filesPerSecond = Math.round(read.length / Math.max(summary.durationMs / 1000, 0.001));
   progress({ phase: "done", done: read.length, total: read.length });
@@ -130,6 +143,8 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
 interface PreviousState {
   hashes: Map<string, string>;
   facts: Map<string, FileFacts>;
+  /** Per file: `digest\ttouched paths` of the edges it owns (see edgeCache). */
+  edgeDigests: Record<string, string>;
 }
 
 /** The last run's hashes and facts, or undefined when this run must be full (and why). */
@@ -169,7 +184,12 @@ async function previousState(
     }
     facts.set(path, parsed);
   }
-  return { hashes, facts };
+  const edgeDigests = await db.hashGetAll(ref.keys.edges);
+  if ([...hashes.keys()].some((p) => edgeDigests[p] === undefined)) {
+    warnings.push("the stored edge cache is missing or incomplete; re-indexing in full");
+    return undefined;
+  }
+  return { hashes, facts, edgeDigests };
 }
 
 async function full(
@@ -178,15 +198,19 @@ async function full(
   read: ReadFile[],
   summary: IndexSummary,
   progress: (p: Progress) => void,
+  mark: (phase: string) => void,
 ): Promise<void> {
   const facts = await analyze(read, summary, progress);
   summary.files.added = facts.map((f) => f.path);
+  mark("parse");
   progress({ phase: "resolve", done: 0, total: 1 });
   const resolution = resolveAll(facts, languageByName);
+  mark("resolve");
 
-  const stagingKeys = { files: `${ref.keys.files}~staging`, facts: `${ref.keys.facts}~staging` };
+  const caches = [ref.keys.files, ref.keys.facts, ref.keys.edges, ref.keys.edgeLists];
+  const staged = caches.map((k) => `${k}~staging`);
   await db.deleteGraph(ref.keys.staging);
-  await db.command(["DEL", stagingKeys.files, stagingKeys.facts]);
+  await db.command(["DEL", ...staged]);
   const writer = new GraphWriter(db, ref.keys.staging);
   await writer.createIndexes();
   progress({ phase: "write", done: 0, total: 3 });
@@ -195,18 +219,18 @@ async function full(
   progress({ phase: "write", done: 1, total: 3 });
   await writer.edges([...resolution.edges.values()].flat());
   progress({ phase: "write", done: 2, total: 3 });
-  await db.hashSet(stagingKeys.files, Object.fromEntries(facts.map((f) => [f.path, f.hash])));
-  await db.hashSet(
-    stagingKeys.facts,
-    Object.fromEntries(facts.map((f) => [f.path, JSON.stringify(f)])),
-  );
+  await db.hashSet(staged[0], Object.fromEntries(facts.map((f) => [f.path, f.hash])));
+  await db.hashSet(staged[1], Object.fromEntries(facts.map((f) => [f.path, JSON.stringify(f)])));
+  const cache = edgeCache(resolution, facts.map((f) => f.path));
+  await db.hashSet(staged[2], cache.digests);
+  await db.hashSet(staged[3], cache.lists);
   // The swap: the graph first (readers see old or new, never half), then its hashes and facts.
   await db.command(["RENAME", ref.keys.staging, ref.keys.graph]);
-  await db.command(["DEL", ref.keys.files, ref.keys.facts, ref.keys.pending]);
+  await db.command(["DEL", ...caches, ref.keys.pending]);
   if (facts.length) {
-    await db.command(["RENAME", stagingKeys.files, ref.keys.files]);
-    await db.command(["RENAME", stagingKeys.facts, ref.keys.facts]);
+    for (let i = 0; i < caches.length; i++) await db.command(["RENAME", staged[i], caches[i]]);
   }
+  mark("write");
 }
 
 async function incremental(
@@ -216,6 +240,7 @@ async function incremental(
   previous: PreviousState,
   summary: IndexSummary,
   progress: (p: Progress) => void,
+  mark: (phase: string) => void,
 ): Promise<void> {
   const added: ReadFile[] = [];
   const modified: ReadFile[] = [];
@@ -229,6 +254,7 @@ async function incremental(
   if (!added.length && !modified.length && !deleted.length) return;
 
   const fresh = await analyze([...added, ...modified], summary, progress);
+  mark("parse");
   const freshPaths = new Set(fresh.map((f) => f.path));
   summary.files.added = added.map((f) => f.candidate.path).filter((p) => freshPaths.has(p));
   summary.files.modified = modified.map((f) => f.candidate.path);
@@ -243,20 +269,26 @@ async function incremental(
   for (const p of gone) nextFacts.delete(p);
   for (const f of fresh) nextFacts.set(f.path, f);
   progress({ phase: "resolve", done: 0, total: 1 });
-  const before = resolveAll([...previous.facts.values()], languageByName);
   const after = resolveAll([...nextFacts.values()], languageByName);
 
+  mark("resolve");
   const changed = new Set([...gone, ...freshPaths]);
-  const changedIds = idsOf(before, changed);
+  // An unchanged file's edges are rewritten when their resolution changed, or when any of them
+  // touched a changed file (those were removed with the changed file's nodes).
+  const cache = edgeCache(after, [...nextFacts.keys()]);
   const rewire: string[] = [];
   for (const path of nextFacts.keys()) {
     if (changed.has(path)) continue;
-    const old = before.edges.get(path) ?? [];
-    const now = after.edges.get(path) ?? [];
-    if (!sameEdges(old, now) || old.some((e) => changedIds.has(e.to) || changedIds.has(e.from))) {
+    const [oldDigest, touched = ""] = previous.edgeDigests[path].split("\t");
+    const [newDigest] = cache.digests[path].split("\t");
+    if (oldDigest !== newDigest || touched.split("\n").some((t) => changed.has(t))) {
       rewire.push(path);
     }
   }
+  const oldLists = rewire.length
+    ? await db.command<(string | null)[]>(["HMGET", ref.keys.edgeLists, ...rewire])
+    : [];
+  const oldEdges = oldLists.flatMap((raw) => (raw ? JSON.parse(raw) as Edge[] : []));
 
   progress({ phase: "write", done: 0, total: 4 });
   const writer = new GraphWriter(db, ref.keys.graph);
@@ -265,21 +297,26 @@ async function incremental(
   await writer.files(fresh.map(fileNode));
   await writer.symbols(fresh.flatMap((f) => after.symbols.get(f.path) ?? []));
   progress({ phase: "write", done: 1, total: 4 });
-  await writer.deleteEdges(rewire.flatMap((p) => before.edges.get(p) ?? []));
+  await writer.deleteEdges(oldEdges);
   progress({ phase: "write", done: 2, total: 4 });
   await writer.edges([...freshPaths, ...rewire].flatMap((p) => after.edges.get(p) ?? []));
   progress({ phase: "write", done: 3, total: 4 });
 
   if (gone.size) {
-    await db.command(["HDEL", ref.keys.files, ...gone]);
-    await db.command(["HDEL", ref.keys.facts, ...gone]);
+    for (const key of [ref.keys.files, ref.keys.facts, ref.keys.edges, ref.keys.edgeLists]) {
+      await db.command(["HDEL", key, ...gone]);
+    }
   }
+  const touchedFiles = [...freshPaths, ...rewire];
+  await db.hashSet(ref.keys.edges, pick(cache.digests, touchedFiles));
+  await db.hashSet(ref.keys.edgeLists, pick(cache.lists, touchedFiles));
   await db.hashSet(ref.keys.files, Object.fromEntries(fresh.map((f) => [f.path, f.hash])));
   await db.hashSet(
     ref.keys.facts,
     Object.fromEntries(fresh.map((f) => [f.path, JSON.stringify(f)])),
   );
   await db.command(["DEL", ref.keys.pending]);
+  mark("write");
   if (rewire.length) log.debug(`incremental: rewired edges of ${rewire.length} unchanged file(s)`);
 }
 
@@ -297,23 +334,44 @@ async function analyze(
   return facts;
 }
 
-function idsOf(res: Resolution, paths: Set<string>): Set<string> {
-  const ids = new Set<string>();
-  for (const p of paths) {
-    for (const s of res.symbols.get(p) ?? []) ids.add(s.id);
-  }
-  for (const p of paths) ids.add(fileNode({ path: p } as FileFacts).id);
-  return ids;
-}
-
 function edgeKey(e: Edge): string {
   return `${e.type}|${e.from}|${e.to}|${e.line ?? ""}|${e.count ?? ""}|${e.confidence ?? ""}`;
 }
 
-function sameEdges(a: Edge[], b: Edge[]): boolean {
-  if (a.length !== b.length) return false;
-  const keys = new Set(a.map(edgeKey));
-  return b.every((e) => keys.has(edgeKey(e)));
+/**
+ * Per file: a digest of the edges it owns plus the files they touch (`digest\tpath\npath`), and
+ * the edges themselves as JSON. Comparing digests replaces resolving the old tree a second time.
+ */
+function edgeCache(
+  res: Resolution,
+  paths: string[],
+): { digests: Record<string, string>; lists: Record<string, string> } {
+  const fileOf = new Map<string, string>();
+  for (const [path, symbols] of res.symbols) {
+    fileOf.set(fileNode({ path } as FileFacts).id, path);
+    for (const s of symbols) fileOf.set(s.id, path);
+  }
+  const digests: Record<string, string> = {};
+  const lists: Record<string, string> = {};
+  for (const path of paths) {
+    const edges = res.edges.get(path) ?? [];
+    const keys = edges.map(edgeKey).sort();
+    const touched = new Set<string>();
+    for (const e of edges) {
+      for (const id of [e.from, e.to]) {
+        const p = fileOf.get(id);
+        if (p && p !== path) touched.add(p);
+      }
+    }
+    const digest = createHash("sha1").update(keys.join("\n")).digest("hex");
+    digests[path] = `${digest}\t${[...touched].sort().join("\n")}`;
+    lists[path] = JSON.stringify(edges);
+  }
+  return { digests, lists };
+}
+
+function pick(record: Record<string, string>, keys: string[]): Record<string, string> {
+  return Object.fromEntries(keys.filter((k) => k in record).map((k) => [k, record[k]]));
 }
 
 async function graphCounts(db: Db, graph: string) {

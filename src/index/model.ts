@@ -64,16 +64,38 @@ export function wordsOf(...names: string[]): string {
     for (const part of name.split(/[^A-Za-z0-9]+/)) {
       if (!part) continue;
       words.add(part.toLowerCase());
-      for (
-        const w of part.split(
-          /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])/,
-        )
-      ) {
-        if (w) words.add(w.toLowerCase());
-      }
+      splitCase(part, words);
     }
   }
   return [...words].join(" ");
+}
+
+const UPPER = 1;
+const LOWER = 2;
+const DIGIT = 3;
+
+function charClass(c: number): number {
+  if (c >= 65 && c <= 90) return UPPER;
+  if (c >= 97 && c <= 122) return LOWER;
+  return DIGIT;
+}
+
+/** `getHTTPResponse2` -> get, http, response, 2 (a character loop: regexes were the hot spot). */
+function splitCase(part: string, out: Set<string>): void {
+  let start = 0;
+  for (let i = 1; i < part.length; i++) {
+    const prev = charClass(part.charCodeAt(i - 1));
+    const cur = charClass(part.charCodeAt(i));
+    const next = i + 1 < part.length ? charClass(part.charCodeAt(i + 1)) : 0;
+    const boundary = (cur === UPPER && prev !== UPPER) ||
+      (cur === UPPER && prev === UPPER && next === LOWER) ||
+      (cur === DIGIT && prev !== DIGIT) || (cur !== DIGIT && prev === DIGIT);
+    if (boundary) {
+      out.add(part.slice(start, i).toLowerCase());
+      start = i;
+    }
+  }
+  out.add(part.slice(start).toLowerCase());
 }
 
 export function fileNode(f: FileFacts): FileNode {

@@ -65,6 +65,7 @@ export function summaryJson(s: IndexSummary, cap = 200): Record<string, unknown>
     symbols: s.symbols,
     edges: s.edges,
     duration_ms: s.durationMs,
+    timings_ms: s.timings,
     files_per_second: s.filesPerSecond,
     warnings: s.warnings,
   };

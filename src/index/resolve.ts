@@ -149,6 +149,8 @@ class Resolver {
       edges.set(
         path,
         list.filter((e) => {
+          // CALLS and IMPORTS start at the owning file's own nodes: never stated twice.
+          if (e.type === "CALLS" || e.type === "IMPORTS") return true;
           const key = `${e.type}\0${e.from}\0${e.to}`;
           if (seen.has(key)) return false;
           seen.add(key);

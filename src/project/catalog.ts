@@ -77,7 +77,16 @@ export async function deleteGraphs(db: Db, project: string, branch?: string): Pr
     const keys = keysFor(g.project, g.branch);
     await db.deleteGraph(keys.graph);
     await db.deleteGraph(keys.staging);
-    await db.command(["DEL", keys.info, keys.files, keys.facts, keys.lock, keys.pending]);
+    await db.command([
+      "DEL",
+      keys.info,
+      keys.files,
+      keys.facts,
+      keys.edges,
+      keys.edgeLists,
+      keys.lock,
+      keys.pending,
+    ]);
   }
   if (branch === undefined || (await listGraphs(db)).every((g) => g.project !== project)) {
     await db.command(["HDEL", PROJECTS_KEY, project]);

@@ -44,6 +44,10 @@ export interface GraphKeys {
   info: string;
   files: string;
   facts: string;
+  /** Per file: digest of the edges it owns and the files those edges touch. */
+  edges: string;
+  /** Per file: the edges it owns (JSON), read back only when they must be deleted. */
+  edgeLists: string;
   lock: string;
   pending: string;
 }
@@ -58,6 +62,8 @@ export function keysFor(project: string, branch: string): GraphKeys {
     info: `${base}_info`,
     files: `${base}_files`,
     facts: `${base}_facts`,
+    edges: `${base}_edges`,
+    edgeLists: `${base}_edgelists`,
     lock: `${base}~lock`,
     pending: `${base}~pending`,
   };
