@@ -1,0 +1,204 @@
+/**
+ * Bad input and bad moments for the indexer: odd files never crash it or cost the graph; an
+ * indexer killed mid-run leaves the previous graph and hashes intact; one indexer at a time.
+ */
+import assert, { deepStrictEqual as assertEquals, rejects } from "node:assert/strict";
+import { join } from "node:path";
+import { generateRepo } from "../bench/genrepo.ts";
+import { CgraphError } from "../src/errors.ts";
+import { keysFor } from "../src/project/names.ts";
+import { testDb } from "./helpers/db.ts";
+import { dropProject, dumpGraph, indexAs, uniqueName } from "./helpers/graph.ts";
+import { childEnv, dbUrl, ROOT } from "./helpers/mcp.ts";
+
+const opts = { sanitizeOps: false, sanitizeResources: false };
+
+async function write(dir: string, path: string, data: string | Uint8Array): Promise<void> {
+  await Deno.mkdir(join(dir, path, ".."), { recursive: true });
+  if (typeof data === "string") await Deno.writeTextFile(join(dir, path), data);
+  else await Deno.writeFile(join(dir, path), data);
+}
+
+Deno.test(
+  { name: "odd files are skipped or indexed as far as they parse, never fatal", ...opts },
+  async () => {
+    const db = await testDb();
+    const project = uniqueName("odd");
+    const dir = await Deno.makeTempDir({ prefix: "cgraph-odd-" });
+    const outside = await Deno.makeTempDir({ prefix: "cgraph-outside-" });
+    const previousCap = Deno.env.get("CGRAPH_MAX_FILE_BYTES");
+    try {
+      await write(
+        dir,
+        "good.py",
+        "def good():\n    return helper()\n\ndef helper():\n    return 1\n",
+      );
+      await write(dir, "empty.py", "");
+      await write(dir, "broken.py", "def fine():\n    return 1\n\ndef broken(:\n    pass\n");
+      // Invalid UTF-8 in a comment: replaced, the definitions around it survive.
+      await write(
+        dir,
+        "latin1.py",
+        new Uint8Array([
+          ...new TextEncoder().encode("# caf"),
+          0xe9,
+          0xff,
+          ...new TextEncoder().encode("\ndef after_bad_bytes():\n    return good()\n"),
+        ]),
+      );
+      await write(dir, "blob.js", new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 0, 0, 1, 2, 3]));
+      await write(dir, "huge.py", `def big():\n    return 1\n${"# padding\n".repeat(2000)}`);
+      await write(outside, "secret.py", "def secret():\n    return 1\n");
+      await Deno.symlink(join(outside, "secret.py"), join(dir, "escape.py"));
+      await Deno.symlink(join(dir, "loop_a.py"), join(dir, "loop_b.py"));
+      await Deno.symlink(join(dir, "loop_b.py"), join(dir, "loop_a.py"));
+      await Deno.mkdir(join(dir, "sub"));
+      await Deno.symlink(dir, join(dir, "sub", "cycle"));
+      Deno.env.set("CGRAPH_MAX_FILE_BYTES", "10000");
+
+      const s = await indexAs(db, dir, project);
+      const reasons = Object.fromEntries(s.files.skipped.map((x) => [x.path, x.reason]));
+      assert(/binary/.test(reasons["blob.js"]), JSON.stringify(reasons));
+      assert(/too large/.test(reasons["huge.py"]), JSON.stringify(reasons));
+      assert(/outside the repository/.test(reasons["escape.py"]), JSON.stringify(reasons));
+      assert(/symlink loop|broken/.test(reasons["loop_a.py"] ?? ""), JSON.stringify(reasons));
+      assertEquals(s.files.parseErrors, 1);
+      const names = (await db.query(
+        keysFor(project, "test").graph,
+        "MATCH (s:Symbol) RETURN s.name AS n ORDER BY n",
+        {},
+        { readOnly: true },
+      )).map((r) => r.n);
+      assertEquals(names, ["after_bad_bytes", "broken", "fine", "good", "helper"]);
+      const calls = await db.query(
+        keysFor(project, "test").graph,
+        "MATCH (a:Symbol)-[:CALLS]->(b:Symbol) RETURN a.name AS a, b.name AS b ORDER BY a",
+        {},
+        { readOnly: true },
+      );
+      assertEquals(calls, [{ a: "after_bad_bytes", b: "good" }, { a: "good", b: "helper" }]);
+    } finally {
+      if (previousCap === undefined) Deno.env.delete("CGRAPH_MAX_FILE_BYTES");
+      else Deno.env.set("CGRAPH_MAX_FILE_BYTES", previousCap);
+      await dropProject(db, project);
+      await Deno.remove(dir, { recursive: true });
+      await Deno.remove(outside, { recursive: true });
+    }
+  },
+);
+
+Deno.test(
+  { name: "a path that is missing or not a directory is a clear error", ...opts },
+  async () => {
+    const db = await testDb();
+    await rejects(indexAs(db, "/no/such/repository", uniqueName("missing")), CgraphError);
+    await rejects(indexAs(db, join(ROOT, "README.md"), uniqueName("file")), /Not a directory/);
+  },
+);
+
+Deno.test(
+  { name: "a second indexer on the same graph is refused while the first runs", ...opts },
+  async () => {
+    const db = await testDb();
+    const project = uniqueName("lock");
+    const dir = await Deno.makeTempDir({ prefix: "cgraph-lock-" });
+    try {
+      await generateRepo(dir, 200);
+      const first = indexAs(db, dir, project);
+      await new Promise((r) => setTimeout(r, 30));
+      await rejects(indexAs(db, dir, project), /Another cgraph is indexing/);
+      assertEquals((await first).mode, "full");
+    } finally {
+      await dropProject(db, project);
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
+
+Deno.test(
+  { name: "an indexer killed mid-run leaves the previous graph intact", ...opts },
+  async () => {
+    const db = await testDb();
+    const project = uniqueName("kill");
+    const dir = await Deno.makeTempDir({ prefix: "cgraph-kill-" });
+    try {
+      await generateRepo(dir, 40);
+      await indexAs(db, dir, project);
+      const graph = keysFor(project, "test").graph;
+      const before = await dumpGraph(db, graph);
+      const hashes = await db.hashGetAll(keysFor(project, "test").files);
+      // A much larger tree, indexed in full by a separate process that is killed part-way.
+      await generateRepo(dir, 600, 9);
+      const env = childEnv({ FALKORDB_URL: dbUrl(db) });
+      for (const delay of [400, 1200, 2500]) {
+        const child = new Deno.Command(Deno.execPath(), {
+          args: [
+            "run",
+            "-A",
+            "--unstable-raw-imports",
+            join(ROOT, "main.ts"),
+            "index",
+            dir,
+            "--project",
+            project,
+            "--branch",
+            "test",
+            "--full",
+          ],
+          env,
+          clearEnv: true,
+          stdout: "null",
+          stderr: "null",
+        }).spawn();
+        await new Promise((r) => setTimeout(r, delay));
+        try {
+          child.kill("SIGKILL");
+        } catch {
+          // it finished first: fine, then the graph is simply the new one
+        }
+        const status = await child.status;
+        if (status.success) break;
+        assertEquals(await dumpGraph(db, graph), before, `after a kill at ${delay} ms`);
+        assertEquals(await db.hashGetAll(keysFor(project, "test").files), hashes);
+        await db.command(["DEL", keysFor(project, "test").lock]); // a killed holder's lock would expire
+      }
+      // The next run recovers: an incremental run over the new tree equals a full one.
+      await indexAs(db, dir, project);
+      const other = uniqueName("kill-full");
+      try {
+        await indexAs(db, dir, other, { full: true });
+        assertEquals(await dumpGraph(db, graph), await dumpGraph(db, keysFor(other, "test").graph));
+      } finally {
+        await dropProject(db, other);
+      }
+    } finally {
+      await dropProject(db, project);
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
+
+Deno.test({
+  name: "an interrupted incremental run makes the next run full, with a warning",
+  ...opts,
+}, async () => {
+  const db = await testDb();
+  const project = uniqueName("pending");
+  const dir = await Deno.makeTempDir({ prefix: "cgraph-pending-" });
+  try {
+    await generateRepo(dir, 12);
+    await indexAs(db, dir, project);
+    await db.command(["SET", keysFor(project, "test").pending, "x"]);
+    const s = await indexAs(db, dir, project);
+    assertEquals(s.mode, "full");
+    assert(s.warnings.some((w) => /interrupted/.test(w)), s.warnings.join("; "));
+    await db.command(["HDEL", keysFor(project, "test").facts, "pkg/mod0.py"]);
+    const t = await indexAs(db, dir, project);
+    assertEquals(t.mode, "full");
+    assert(t.warnings.some((w) => /corrupt/.test(w)), t.warnings.join("; "));
+    assertEquals((await indexAs(db, dir, project)).mode, "incremental");
+  } finally {
+    await dropProject(db, project);
+    await Deno.remove(dir, { recursive: true });
+  }
+});
