@@ -9,6 +9,7 @@ import { dbCommand } from "./db.ts";
 import { indexCommand } from "./index_cmd.ts";
 import { deleteCommand, migrateCommand } from "./catalog_cmds.ts";
 import { mcpCommand } from "./mcp_cmd.ts";
+import { initAgentCommand } from "./init_agent_cmd.ts";
 import { queryCommands } from "./query_cmds.ts";
 
 const COMMANDS: Command[] = [
@@ -19,6 +20,7 @@ const COMMANDS: Command[] = [
   deleteCommand,
   migrateCommand,
   dbCommand,
+  initAgentCommand,
 ];
 
 function usage(): string {
