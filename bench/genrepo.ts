@@ -98,3 +98,39 @@ export async function generateRepo(dir: string, files: number, seed = 42): Promi
   await Deno.writeTextFile(join(dir, "pkg/__init__.py"), "");
   return paths;
 }
+
+const DOMAINS = [
+  "billing",
+  "accounts",
+  "orders",
+  "inventory",
+  "shipping",
+  "payments",
+  "catalog",
+  "reviews",
+  "search",
+  "notifications",
+];
+
+/**
+ * `n` (at most 10) Python modules `services/<domain>/repository.py`, each with a repository class
+ * and its `save` method: one name with `n` definitions, as find_symbol meets it in a real service.
+ * Returns the relative paths.
+ */
+export async function generateSameName(dir: string, n = 10): Promise<string[]> {
+  const paths: string[] = [];
+  for (const domain of DOMAINS.slice(0, n)) {
+    const cls = `${domain[0].toUpperCase()}${domain.slice(1)}Repository`;
+    const rel = `services/${domain}/repository.py`;
+    const text = `"""Persistence of ${domain}."""\n\n\nclass ${cls}:\n` +
+      `    """Stores ${domain} records."""\n\n` +
+      `    def __init__(self, session):\n        self.session = session\n\n` +
+      `    def save(self, entity, commit=True):\n        """Persist one entity."""\n` +
+      `        self.session.add(entity)\n        if commit:\n            self.session.commit()\n` +
+      `        return entity\n`;
+    await Deno.mkdir(join(dir, rel, ".."), { recursive: true });
+    await Deno.writeTextFile(join(dir, rel), text);
+    paths.push(rel);
+  }
+  return paths;
+}

@@ -1,7 +1,8 @@
 /**
- * Indexing benchmarks (`deno task bench [path] [--files N] [--large]`): cold full index, no-op
- * incremental and one-file-edit incremental on a generated repository (and on `path` when given),
- * with peak RSS. Numbers are printed, never asserted.
+ * Benchmarks (`deno task bench [path] [--files N] [--large] [--mcp-only]`): indexing (cold full
+ * index, no-op incremental and one-file-edit incremental on a generated repository, and on `path`
+ * when given, with peak RSS), then the MCP tools over stdio (bench/mcp.ts: latencies and token
+ * counts). Numbers are printed, never asserted.
  */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
@@ -10,10 +11,15 @@ import { indexProject } from "../src/index/indexer.ts";
 import { deleteGraphs } from "../src/project/catalog.ts";
 import { resolveProject } from "../src/project/identity.ts";
 import { generateRepo } from "./genrepo.ts";
+import { benchMcp } from "./mcp.ts";
 
 const { values, positionals } = parseArgs({
   args: Deno.args,
-  options: { files: { type: "string", default: "1000" }, large: { type: "boolean" } },
+  options: {
+    files: { type: "string", default: "1000" },
+    large: { type: "boolean" },
+    "mcp-only": { type: "boolean" },
+  },
   allowPositionals: true,
 });
 
@@ -66,6 +72,15 @@ async function benchRepo(label: string, root: string, editFile?: string): Promis
 
 const tmp = await Deno.makeTempDir({ prefix: "cgraph-bench-" });
 try {
+  if (!values["mcp-only"]) await benchIndexing();
+  await benchMcp(db, { files: 1500, calls: 200, warmup: 20, paced: 5 });
+} finally {
+  clearInterval(sampler);
+  await Deno.remove(tmp, { recursive: true });
+  await db.close();
+}
+
+async function benchIndexing(): Promise<void> {
   const n = Number(values.files);
   const paths = await generateRepo(tmp, n);
   await benchRepo(
@@ -88,8 +103,4 @@ try {
     }
   }
   for (const p of positionals) await benchRepo(p, p);
-} finally {
-  clearInterval(sampler);
-  await Deno.remove(tmp, { recursive: true });
-  await db.close();
 }
