@@ -9,6 +9,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/server/stdio"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import process from "node:process";
+import { samplerFor } from "../ask/sampling.ts";
 import { describeError } from "../errors.ts";
 import type { Progress } from "../index/indexer.ts";
 import { log } from "../log.ts";
@@ -67,7 +68,10 @@ export function createServer(session: Session): McpServer {
         };
         const started = performance.now();
         try {
-          const out = await execute(def, session, args as Record<string, unknown>, { onProgress });
+          const out = await execute(def, session, args as Record<string, unknown>, {
+            onProgress,
+            sample: samplerFor(server),
+          });
           log.debug(`${def.name} ok in ${Math.round(performance.now() - started)} ms`);
           return {
             content: [{ type: "text" as const, text: out.text }],

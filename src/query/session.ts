@@ -23,9 +23,19 @@ export interface ProjectArgs {
   path?: string;
 }
 
+/** A model request through MCP sampling (ask): system prompt, conversation, output budget. */
+export interface SampleRequest {
+  system: string;
+  messages: { role: "user" | "assistant"; text: string }[];
+  maxTokens: number;
+  timeoutMs: number;
+}
+
 /** Per-call hooks. */
 export interface CallOptions {
   onProgress?: (p: Progress) => void;
+  /** The MCP client's own model (sampling/createMessage), set when the client declared sampling. */
+  sample?: (req: SampleRequest) => Promise<string>;
 }
 
 export interface Target {

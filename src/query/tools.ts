@@ -24,6 +24,7 @@ import { normalizeFile, resolveSymbol } from "./resolve_symbol.ts";
 import { search } from "./search.ts";
 import type { CallOptions, ProjectArgs, Session } from "./session.ts";
 import { stats } from "./stats.ts";
+import { ASK_TOOLS } from "../ask/tools.ts";
 
 /** What a tool answers: compact text, and the same facts as data (JSON / structuredContent). */
 export interface ToolOutput {
@@ -467,6 +468,7 @@ export const TOOLS: ToolDef[] = [
       return answer(r, (n) => F.formatProjects(r, n), []);
     },
   }),
+  ...ASK_TOOLS,
 ];
 
 async function runCalls(
