@@ -4,6 +4,7 @@ import type { LanguageSpec } from "../lang/spec.ts";
 import { toolsFor } from "../lang/parser.ts";
 import { analyze } from "./analyze.ts";
 import type { FileFacts } from "./facts.ts";
+import { symbolKeys } from "./model.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: false });
 
@@ -31,7 +32,9 @@ export async function extractFacts(
   const tree = parser.parse(text);
   if (!tree) throw new Error(`tree-sitter could not parse ${path}`);
   try {
-    return analyze(spec, query, tree, { path, hash, lines: countLines(text) });
+    const facts = analyze(spec, query, tree, { path, hash, lines: countLines(text) });
+    facts.keys = symbolKeys(facts);
+    return facts;
   } finally {
     tree.delete();
   }

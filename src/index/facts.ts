@@ -100,4 +100,9 @@ export interface FileFacts {
   hints: TypeHint[];
   /** Count of ERROR/MISSING nodes tree-sitter recovered from (the rest still indexed). */
   parseErrors: number;
+  /**
+   * Symbol ids and search words per definition, computed once where the file is parsed (in a
+   * worker) and cached with the facts, so re-resolving unchanged files never re-hashes them.
+   */
+  keys?: { id: string; words: string }[];
 }

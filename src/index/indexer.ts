@@ -223,7 +223,7 @@ async function full(
   await db.hashSet(staged[1], Object.fromEntries(facts.map((f) => [f.path, JSON.stringify(f)])));
   const cache = edgeCache(resolution, facts.map((f) => f.path));
   await db.hashSet(staged[2], cache.digests);
-  await db.hashSet(staged[3], cache.lists);
+  await db.hashSet(staged[3], edgeLists(resolution, facts.map((f) => f.path)));
   // The swap: the graph first (readers see old or new, never half), then its hashes and facts.
   await db.command(["RENAME", ref.keys.staging, ref.keys.graph]);
   await db.command(["DEL", ...caches, ref.keys.pending]);
@@ -309,7 +309,7 @@ async function incremental(
   }
   const touchedFiles = [...freshPaths, ...rewire];
   await db.hashSet(ref.keys.edges, pick(cache.digests, touchedFiles));
-  await db.hashSet(ref.keys.edgeLists, pick(cache.lists, touchedFiles));
+  await db.hashSet(ref.keys.edgeLists, edgeLists(after, touchedFiles));
   await db.hashSet(ref.keys.files, Object.fromEntries(fresh.map((f) => [f.path, f.hash])));
   await db.hashSet(
     ref.keys.facts,
@@ -342,17 +342,13 @@ function edgeKey(e: Edge): string {
  * Per file: a digest of the edges it owns plus the files they touch (`digest\tpath\npath`), and
  * the edges themselves as JSON. Comparing digests replaces resolving the old tree a second time.
  */
-function edgeCache(
-  res: Resolution,
-  paths: string[],
-): { digests: Record<string, string>; lists: Record<string, string> } {
+function edgeCache(res: Resolution, paths: string[]): { digests: Record<string, string> } {
   const fileOf = new Map<string, string>();
   for (const [path, symbols] of res.symbols) {
     fileOf.set(fileNode({ path } as FileFacts).id, path);
     for (const s of symbols) fileOf.set(s.id, path);
   }
   const digests: Record<string, string> = {};
-  const lists: Record<string, string> = {};
   for (const path of paths) {
     const edges = res.edges.get(path) ?? [];
     const keys = edges.map(edgeKey).sort();
@@ -365,9 +361,13 @@ function edgeCache(
     }
     const digest = createHash("sha1").update(keys.join("\n")).digest("hex");
     digests[path] = `${digest}\t${[...touched].sort().join("\n")}`;
-    lists[path] = JSON.stringify(edges);
   }
-  return { digests, lists };
+  return { digests };
+}
+
+/** The edges each of these files owns, as JSON (only for files whose edges were written). */
+function edgeLists(res: Resolution, paths: string[]): Record<string, string> {
+  return Object.fromEntries(paths.map((p) => [p, JSON.stringify(res.edges.get(p) ?? [])]));
 }
 
 function pick(record: Record<string, string>, keys: string[]): Record<string, string> {

@@ -122,7 +122,8 @@ export function symbolNodes(f: FileFacts): SymbolNode[] {
   return nodes;
 }
 
-function computeSymbolNodes(f: FileFacts): SymbolNode[] {
+/** Ids and search words of a file's definitions (deterministic; see FileFacts.keys). */
+export function symbolKeys(f: FileFacts): { id: string; words: string }[] {
   const seen = new Map<string, number>();
   return f.defs.map((d) => {
     const qualified = qualifiedName(f.module, d.local);
@@ -131,6 +132,17 @@ function computeSymbolNodes(f: FileFacts): SymbolNode[] {
     seen.set(key, ordinal + 1);
     return {
       id: shortHash(ordinal ? `${key}\0${ordinal}` : key),
+      words: wordsOf(d.name, qualified),
+    };
+  });
+}
+
+function computeSymbolNodes(f: FileFacts): SymbolNode[] {
+  const keys = f.keys?.length === f.defs.length ? f.keys : symbolKeys(f);
+  return f.defs.map((d, i) => {
+    const qualified = qualifiedName(f.module, d.local);
+    return {
+      id: keys[i].id,
       name: d.name,
       qualified_name: qualified,
       kind: d.kind,
@@ -140,7 +152,7 @@ function computeSymbolNodes(f: FileFacts): SymbolNode[] {
       signature: d.signature,
       doc: d.doc,
       language: f.language,
-      words: wordsOf(d.name, qualified),
+      words: keys[i].words,
     };
   });
 }

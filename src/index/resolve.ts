@@ -12,7 +12,7 @@
  */
 import type { LanguageSpec, RepoFiles } from "../lang/spec.ts";
 import { dirOf } from "../lang/paths.ts";
-import type { DefFact, FileFacts } from "./facts.ts";
+import type { DefFact, FileFacts, TypeHint } from "./facts.ts";
 import { TYPE_KINDS } from "./facts.ts";
 import { type Edge, fileId, type SymbolNode, symbolNodes } from "./model.ts";
 
@@ -56,6 +56,7 @@ interface FileScope {
   /** What other files see by simple name: top-level and namespace-level definitions. */
   exports: Map<string, DefRef[]>;
   bindings?: Map<string, Binding[]>;
+  hintsByVar?: Map<string, TypeHint[]>;
   wildcards?: string[];
   /** Wildcard imports whose last segment may name a type: its members become visible. */
   wildcardTypes?: { files: string[]; type: string }[];
@@ -587,14 +588,23 @@ class Resolver {
   }
 
   hintedType(scope: FileScope, from: number, variable: string): string | undefined {
-    const hints = scope.facts.hints;
+    if (!scope.hintsByVar) {
+      scope.hintsByVar = new Map();
+      for (const h of scope.facts.hints) {
+        const list = scope.hintsByVar.get(h.variable);
+        if (list) list.push(h);
+        else scope.hintsByVar.set(h.variable, [h]);
+      }
+    }
+    const hints = scope.hintsByVar.get(variable) ?? [];
+    const type = this.enclosingType(scope, from);
+    if (!hints.length) return type ? this.fieldHint(scope, variable, type) : undefined;
     const chain = new Set<number>();
     for (let at = from;; at = scope.refs[at].def.parent) {
       chain.add(at);
       if (at < 0) break;
     }
     const selfLike = /^(self|this|@)/.test(variable) || variable.startsWith("@");
-    const type = this.enclosingType(scope, from);
     let best: { depth: number; type: string } | undefined;
     for (const h of hints) {
       if (h.variable !== variable) continue;
@@ -609,21 +619,21 @@ class Resolver {
       else continue;
       if (!best || depth > best.depth) best = { depth, type: h.type };
     }
-    if (!best && type) {
-      // A field declared at class level, maybe in another file (C++ out-of-line methods):
-      // `this._repo` or a bare `repo_` inside a method.
-      const self = scope.spec.selfNames.find((n) => variable.startsWith(`${n}.`));
-      const field = self
-        ? variable.slice(self.length + 1)
-        : scope.spec.implicitThis
-        ? variable
-        : "";
-      const h = type.file.hints.find((x) =>
-        (x.variable === field || x.variable === variable) && x.scope === type.index
-      );
-      if (h) return h.type;
-    }
+    if (!best && type) return this.fieldHint(scope, variable, type);
     return best?.type;
+  }
+
+  /** A field declared at class level, maybe in another file (C++ out-of-line methods). */
+  fieldHint(scope: FileScope, variable: string, type: DefRef): string | undefined {
+    // A field declared at class level, maybe in another file (C++ out-of-line methods):
+    // `this._repo` or a bare `repo_` inside a method.
+    const self = scope.spec.selfNames.find((n) => variable.startsWith(`${n}.`));
+    if (!self && !scope.spec.implicitThis) return undefined; // a bare name is a local here
+    const field = self ? variable.slice(self.length + 1) : variable;
+    const h = type.file.hints.find((x) =>
+      (x.variable === field || x.variable === variable) && x.scope === type.index
+    );
+    return h?.type;
   }
 
   /** `a.b` where a has a known type T and T declares a field b with a type hint. */

@@ -24,34 +24,42 @@ export async function readCandidates(
   skipped: Skipped[],
 ): Promise<ReadFile[]> {
   const limit = maxFileBytes();
+  const results: (ReadFile | Skipped)[] = new Array(candidates.length);
+  // A few reads in flight at once: the disk and the hashing overlap.
+  let next = 0;
+  const worker = async () => {
+    while (next < candidates.length) {
+      const i = next++;
+      results[i] = await readOne(candidates[i], limit);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(16, candidates.length) }, worker));
   const out: ReadFile[] = [];
-  for (const c of candidates) {
-    let bytes: Uint8Array;
-    let st: Deno.FileInfo;
-    try {
-      st = await Deno.stat(c.abs);
-      if (st.size > limit) {
-        skipped.push({ path: c.path, reason: `too large (${st.size} bytes > ${limit})` });
-        continue;
-      }
-      bytes = await Deno.readFile(c.abs);
-    } catch (err) {
-      skipped.push({ path: c.path, reason: `unreadable (${(err as Error).message})` });
-      continue;
-    }
-    if (looksBinary(bytes)) {
-      skipped.push({ path: c.path, reason: "binary" });
-      continue;
-    }
-    out.push({
-      candidate: c,
-      bytes,
-      hash: sha256(bytes),
-      size: st.size,
-      mtime: st.mtime?.getTime() ?? 0,
-    });
+  for (const r of results) {
+    if ("reason" in r) skipped.push(r);
+    else out.push(r);
   }
   return out;
+}
+
+async function readOne(c: Candidate, limit: number): Promise<ReadFile | Skipped> {
+  let bytes: Uint8Array;
+  let st: Deno.FileInfo;
+  try {
+    st = await Deno.stat(c.abs);
+    if (st.size > limit) return { path: c.path, reason: `too large (${st.size} bytes > ${limit})` };
+    bytes = await Deno.readFile(c.abs);
+  } catch (err) {
+    return { path: c.path, reason: `unreadable (${(err as Error).message})` };
+  }
+  if (looksBinary(bytes)) return { path: c.path, reason: "binary" };
+  return {
+    candidate: c,
+    bytes,
+    hash: sha256(bytes),
+    size: st.size,
+    mtime: st.mtime?.getTime() ?? 0,
+  };
 }
 
 /** A NUL byte in the first 8 KiB marks a binary file, as git decides. */
