@@ -84,3 +84,16 @@ export const IMPORT_EDGES = `MATCH (a:File)-[:IMPORTS]->(b:File)
 RETURN a.id AS a, b.id AS b LIMIT $cap`;
 
 export const FILES_BY_LANGUAGE = "MATCH (f:File) RETURN f.language AS language, count(f) AS n";
+
+/** Every relationship type the graph has (the schema; a type may have no edges left). */
+export const RELATIONSHIP_TYPES =
+  "CALL db.relationshipTypes() YIELD relationshipType RETURN relationshipType AS type";
+
+/**
+ * Edges of one type: answered from that type's relation matrix, while grouping every edge by
+ * `type(e)` scans them all (0.3 ms against 65 ms on 82,000 edges). `type` comes from
+ * RELATIONSHIP_TYPES, never from user input; it is quoted all the same.
+ */
+export function countEdgesOfType(type: string): string {
+  return `MATCH ()-[e:\`${type.replaceAll("`", "``")}\`]->() RETURN count(e) AS n`;
+}

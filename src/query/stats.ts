@@ -31,9 +31,13 @@ export async function stats(g: GraphReader, info: GraphInfo): Promise<StatsResul
   const kinds = sorted(
     (await g.rows(C.COUNT_SYMBOLS_BY_KIND)).map((r) => [String(r.kind), Number(r.n)]),
   );
-  const edges = sorted(
-    (await g.rows(C.COUNT_EDGES_BY_TYPE)).map((r) => [String(r.type), Number(r.n)]),
-  );
+  const edgeCounts: [string, number][] = [];
+  for (const r of await g.rows(Q.RELATIONSHIP_TYPES)) {
+    const type = String(r.type);
+    const n = Number((await g.rows(Q.countEdgesOfType(type)))[0]?.n ?? 0);
+    if (n > 0) edgeCounts.push([type, n]);
+  }
+  const edges = sorted(edgeCounts);
   const langs = sorted(
     (await g.rows(Q.FILES_BY_LANGUAGE)).map((r) => [String(r.language), Number(r.n)]),
   );
