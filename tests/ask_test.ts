@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { extractCypher } from "../src/ask/ask.ts";
 import { serverModel } from "../src/ask/llm.ts";
 import { EXAMPLES } from "../src/ask/ontology.ts";
+import { runReadOnly } from "../src/ask/run.ts";
 import { guardReadOnly, knownSchema, validateCypher } from "../src/ask/validate.ts";
 import type { Db } from "../src/db/client.ts";
 import { CgraphError, describeError } from "../src/errors.ts";
@@ -327,6 +328,11 @@ Deno.test(
         const msg = await failure(run(s, "query_graph", { cypher }));
         assert(msg.startsWith("Refused: "), `${cypher}: ${msg}`);
       }
+      // The second guard: a write that got past the first is refused by the database itself.
+      for (const cypher of ["CREATE (:File {path: 'x'})", "MATCH (n) DETACH DELETE n"]) {
+        const msg = await failure(runReadOnly(db, graph, { cypher, notes: [] }, {}, 10));
+        assert(msg.startsWith("Refused by the database (read-only)"), msg);
+      }
       assertEquals(await fingerprint(db, graph), before, "the graph is unchanged");
       assert(
         /unknown label :Funktion/.test(
@@ -452,8 +458,6 @@ Deno.test(
       "MATCH (f:Funktion {name: 'store'}) RETURN f.path AS path",
       "MATCH (s:Symbol {name: 'store'}) RETURN s.path AS path, s.line AS line, s.kind AS kind " +
       "ORDER BY path",
-      // A database error (division by zero type mismatch) is fed back as well.
-      "MATCH (s:Symbol {name: 'store'}) RETURN s.path AS path, s.line + 'x' AS line ORDER BY path",
     ];
     let n = 0;
     const fake = fakeLlm((req) => wantsCypher(req) ? cypherReply(replies[n++]) : "Two stores.");
