@@ -41,6 +41,10 @@ const fmtMs = (n: number) => `${n < 10 ? n.toFixed(2) : n.toFixed(1)} ms`;
 const pad = (s: string | number, n: number) => String(s).padEnd(n);
 const lpad = (s: string | number, n: number) => String(s).padStart(n);
 
+function argsText(args: Args): string {
+  return Object.entries(args).map(([k, v]) => `${k}=${v}`).join(" ");
+}
+
 function percentile(sorted: number[], p: number): number {
   if (!sorted.length) return NaN;
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
@@ -116,20 +120,35 @@ async function pickSymbols(db: Db, graph: string) {
   return { hubsIn, hubsOut, ordinary, noCallers, noCallees, pairs };
 }
 
-async function timeCalls(mcp: McpSession, c: Case, opts: McpBenchOptions): Promise<number[]> {
+interface Timings {
+  /** Every timed call, sorted. */
+  all: number[];
+  /** The argument set with the highest median, and that median. */
+  slowest: { args: Args; p50: number };
+}
+
+async function timeCalls(mcp: McpSession, c: Case, opts: McpBenchOptions): Promise<Timings> {
   const call = async (args: Args) => {
     const r = await mcp.client.callTool({ name: c.tool, arguments: args });
     if (r.isError) throw new Error(`${c.tool} ${JSON.stringify(args)}: ${textOf(r)}`);
   };
   for (let i = 0; i < opts.warmup; i++) await call(c.args[i % c.args.length]);
   const ms: number[] = [];
+  const perArgs = c.args.map(() => [] as number[]);
   for (let i = 0; i < opts.calls; i++) {
     const args = c.args[i % c.args.length];
     const t = performance.now();
     await call(args);
-    ms.push(performance.now() - t);
+    const took = performance.now() - t;
+    ms.push(took);
+    perArgs[i % c.args.length].push(took);
   }
-  return ms.sort((a, b) => a - b);
+  let slowest = { args: c.args[0], p50: -1 };
+  perArgs.forEach((times, i) => {
+    const p50 = percentile(times.sort((a, b) => a - b), 50);
+    if (p50 > slowest.p50) slowest = { args: c.args[i], p50 };
+  });
+  return { all: ms.sort((a, b) => a - b), slowest };
 }
 
 async function answerPair(mcp: McpSession, tool: string, args: Args) {
@@ -232,8 +251,9 @@ export async function benchMcp(db: Db, opts: McpBenchOptions): Promise<void> {
     console.log(
       `  ${pad("tool", 18)}${lpad("p50", 10)}${lpad("p99", 10)}${lpad("max", 10)}   target`,
     );
+    const slowest: string[] = [];
     for (const c of cases) {
-      const ms = await timeCalls(mcp, c, opts);
+      const { all: ms, slowest: worst } = await timeCalls(mcp, c, opts);
       const p50 = percentile(ms, 50);
       const verdict = c.target === undefined
         ? ""
@@ -243,7 +263,12 @@ export async function benchMcp(db: Db, opts: McpBenchOptions): Promise<void> {
           lpad(fmtMs(ms[ms.length - 1]), 10)
         }   ${verdict}`,
       );
+      if (c.args.length > 1) {
+        slowest.push(`${pad(c.tool, 18)}${lpad(fmtMs(worst.p50), 10)}   ${argsText(worst.args)}`);
+      }
     }
+    console.log(`  slowest argument set per tool (its p50):`);
+    for (const line of slowest) console.log(`  ${line}`);
 
     // An agent thinks between calls: past the server's 2 s cache, a call re-checks staleness
     // (git ls-files and one stat per file) before it answers.
@@ -325,7 +350,7 @@ export async function benchMcp(db: Db, opts: McpBenchOptions): Promise<void> {
       const a = await answerPair(mcp, tool, args);
       const saving = savingPercent(a.text, a.json);
       const indented = JSON.stringify(JSON.parse(a.json), null, 2);
-      const shown = Object.entries(args).map(([k, v]) => `${k}=${v}`).join(" ");
+      const shown = argsText(args);
       console.log(
         `  ${pad(tool, 18)}${pad(shown.length > 33 ? `${shown.slice(0, 30)}...` : shown, 34)}${
           lpad(tokens(a.text), 7)
