@@ -3,7 +3,8 @@
  * once into a temporary directory, then run with an empty DENO_DIR, every proxy variable pointing
  * at a closed local port (so any download fails), no config file, in a directory outside the
  * repository. It prints its version, indexes a repository large enough for the parse-worker pool
- * into exactly the graph the source build makes, and serves MCP over stdio.
+ * into exactly the graph the source build makes, and serves MCP over stdio and, configured as the
+ * Docker image configures it (MCP_TRANSPORT=http, MCP_HOST, MCP_PORT, CGRAPH_TOKEN), over HTTP.
  */
 import assert, { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
@@ -11,6 +12,8 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { build } from "../scripts/build.ts";
 import { freePort } from "../src/db/proc.ts";
 import { keysFor } from "../src/project/names.ts";
@@ -183,3 +186,67 @@ Deno.test(
     }
   },
 );
+
+Deno.test({
+  name: "bundle: MCP over Streamable HTTP offline, configured by environment (as in Docker)",
+  ...opts,
+}, async () => {
+  const db = await testDb();
+  const { bundle: file, cwd } = await bundle();
+  const token = "bundle-test-token-0123456789";
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--no-config", file, "mcp", PY, "--project", uniqueName("t-bundle-http")],
+    cwd,
+    env: await offlineEnv({
+      FALKORDB_URL: dbUrl(db),
+      MCP_TRANSPORT: "http",
+      MCP_HOST: "127.0.0.1",
+      MCP_PORT: "0",
+      CGRAPH_TOKEN: token,
+      CGRAPH_LOG: "info",
+    }),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  let url: URL | undefined;
+  while (!url) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`ended before listening:\n${text}`);
+    text += value;
+    const m = /serving Streamable HTTP on (http:\/\/127\.0\.0\.1:\d+\/mcp) \(bearer/.exec(text);
+    if (m) url = new URL(m[1]);
+  }
+  const drained = (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      text += value;
+    }
+  })();
+  const client = new Client({ name: "cgraph-bundle-test", version: "1.0.0" });
+  try {
+    const health = await fetch(new URL("/health", url));
+    assertEquals(await health.text(), "ok\n");
+    await client.connect(
+      new StreamableHTTPClientTransport(url, {
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      }),
+    );
+    const { tools } = await client.listTools();
+    assert(tools.some((t) => t.name === "find_symbol"));
+    const r = await client.callTool({ name: "find_symbol", arguments: { name: "register" } });
+    assert(!r.isError, textOf(r));
+    assert.match(textOf(r), /^symbol 'register': 2 definitions/);
+    await client.close();
+  } finally {
+    child.kill("SIGTERM");
+    const status = await child.status;
+    await drained;
+    assertEquals(status.code, 0, text);
+  }
+  await assertNothingFetched();
+});
