@@ -255,6 +255,8 @@ Deno.test({ name: "mcp http: wrong or missing token is refused with 401", ...opt
     assertEquals(raw.status, 401);
     assertEquals(raw.headers.get("www-authenticate"), 'Bearer realm="cgraph"');
     await raw.body?.cancel();
+    // With a token, the Host check gives way (a reverse proxy's name): the token decides.
+    assertEquals(await statusWithHost(server.port, "cgraph.example.com"), 401);
     // The health check needs no token and tells nothing.
     const health = await fetch(new URL("/health", server.url));
     assertEquals([health.status, await health.text()], [200, "ok\n"]);
@@ -267,7 +269,7 @@ Deno.test({ name: "mcp http: a foreign Origin or Host is refused with 403", ...o
   const db = await testDb();
   const server = await startServer(
     [PY, "--project", uniqueName("t-http-origin"), "--allow-origin", "https://ide.example.com"],
-    childEnv({ FALKORDB_URL: dbUrl(db) }),
+    childEnv({ FALKORDB_URL: dbUrl(db), CGRAPH_ALLOWED_HOSTS: "proxy.example.com" }),
   );
   try {
     assertEquals(await connectStatus(server.url, { Origin: "http://evil.example" }), 403);
@@ -280,6 +282,7 @@ Deno.test({ name: "mcp http: a foreign Origin or Host is refused with 403", ...o
     // DNS rebinding: a loopback server reached under a foreign name.
     assertEquals(await statusWithHost(server.port, "evil.example:80"), 403);
     assertEquals(await statusWithHost(server.port, `localhost:${server.port}`), 200);
+    assertEquals(await statusWithHost(server.port, "proxy.example.com"), 200);
   } finally {
     assertEquals((await server.stop()).code, 0);
   }

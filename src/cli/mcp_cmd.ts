@@ -27,7 +27,9 @@ HTTP security:
   CGRAPH_TOKEN      bearer token clients must send (Authorization: Bearer <token>); required
                     to bind a non-loopback host
   --allow-origin O  browser origins allowed besides loopback ones (also CGRAPH_ALLOWED_ORIGINS,
-                    comma-separated); requests carrying any other Origin are refused (403)`;
+                    comma-separated); requests carrying any other Origin are refused (403)
+  CGRAPH_ALLOWED_HOSTS  Host names accepted on a loopback bind without a token (a reverse
+                    proxy's, comma-separated); other Host headers are refused (403)`;
 
 function envList(name: string): string[] {
   return (Deno.env.get(name) ?? "").split(",").map((s) => s.trim()).filter(Boolean);
@@ -88,6 +90,7 @@ export const mcpCommand: Command = {
       port: parsePort(values.port ?? (Deno.env.get("MCP_PORT") || String(DEFAULT_HTTP_PORT))),
       token,
       allowedOrigins: [...envList("CGRAPH_ALLOWED_ORIGINS"), ...(values["allow-origin"] ?? [])],
+      allowedHosts: envList("CGRAPH_ALLOWED_HOSTS"),
       idleMs: Number(Deno.env.get("CGRAPH_HTTP_IDLE_MS")) || undefined,
     });
   },

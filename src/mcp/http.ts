@@ -8,7 +8,8 @@
  *   - Origin (DNS rebinding): a request with an Origin header is refused (403) unless that origin
  *     is loopback (`http(s)://localhost|127.x.x.x|[::1]`, any port) or listed in
  *     `allowedOrigins` (`CGRAPH_ALLOWED_ORIGINS`, `--allow-origin`); requests without Origin
- *     (agents, CLIs) pass. On a loopback bind the Host header must name a loopback host too.
+ *     (agents, CLIs) pass. On a loopback bind without a token, the Host header must name a
+ *     loopback host too, or one of `allowedHosts` (`CGRAPH_ALLOWED_HOSTS`: a reverse proxy's name).
  *   - Bearer token: with a token (`CGRAPH_TOKEN`), `Authorization: Bearer <token>` is required
  *     (401 otherwise). A non-loopback bind without a token is refused before listening.
  * Sessions idle longer than `idleMs` are closed (a client that comes back gets 404 and starts a
@@ -32,6 +33,8 @@ export interface HttpOptions {
   token?: string;
   /** Origins allowed besides loopback ones (exact `scheme://host[:port]`, or `*` for any). */
   allowedOrigins?: string[];
+  /** Host header names accepted on a loopback bind besides loopback ones (a reverse proxy's). */
+  allowedHosts?: string[];
   /** Close sessions idle this long (ms). */
   idleMs?: number;
   /** At most this many open sessions; more are refused with 503. */
@@ -121,6 +124,7 @@ interface Entry {
 export async function serveHttp(sessionOpts: SessionOptions, opts: HttpOptions): Promise<number> {
   checkBind(opts);
   const allowed = opts.allowedOrigins ?? [];
+  const allowedHosts = (opts.allowedHosts ?? []).map((h) => h.toLowerCase());
   const loopbackBind = isLoopbackHost(opts.host);
   const idleMs = opts.idleMs ?? DEFAULT_IDLE_MS;
   const maxSessions = opts.maxSessions ?? DEFAULT_MAX_SESSIONS;
@@ -180,7 +184,11 @@ export async function serveHttp(sessionOpts: SessionOptions, opts: HttpOptions):
       return jsonRpcError(403, -32000, "Forbidden: origin not allowed");
     }
     const hostHeader = req.headers.get("host");
-    if (loopbackBind && hostHeader !== null && !isLoopbackHost(hostOfHeader(hostHeader))) {
+    if (
+      loopbackBind && !opts.token && hostHeader !== null &&
+      !isLoopbackHost(hostOfHeader(hostHeader)) &&
+      !allowedHosts.includes(hostOfHeader(hostHeader).toLowerCase())
+    ) {
       log.warn(`mcp http: refused Host ${JSON.stringify(hostHeader)} on a loopback server`);
       return jsonRpcError(403, -32000, "Forbidden: host not allowed");
     }
