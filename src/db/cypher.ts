@@ -71,3 +71,63 @@ DETACH DELETE f`;
 export const COUNT_FILES = "MATCH (f:File) RETURN count(f) AS n";
 export const COUNT_SYMBOLS_BY_KIND = "MATCH (s:Symbol) RETURN s.kind AS kind, count(s) AS n";
 export const COUNT_EDGES_BY_TYPE = "MATCH ()-[e]->() RETURN type(e) AS type, count(e) AS n";
+
+// ---- memory: decisions in the branch graph (src/memory/decisions.ts) ------------------------
+
+export const DECISION_INDEXES = [
+  "CREATE INDEX FOR (d:Decision) ON (d.id)",
+  "CREATE INDEX FOR (d:Decision) ON (d.path)",
+];
+
+/** Full-text over a decision's title, text and the split words of the identifiers it names. */
+export const DECISION_FULLTEXT =
+  "CALL db.idx.fulltext.createNodeIndex('Decision', 'title', 'body', 'words')";
+
+export const CURRENT_DECISIONS = "MATCH (d:Decision) RETURN d.id AS id, d.hash AS hash";
+
+export const CURRENT_MENTIONS =
+  "MATCH (d:Decision)-[:MENTIONS]->(x) RETURN d.id AS from, x.id AS to";
+
+export const CREATE_DECISIONS = `UNWIND $rows AS r
+CREATE (:Decision {id: r.id, title: r.title, status: r.status, date: r.date, path: r.path,
+  hash: r.hash, body: r.body, words: r.words})`;
+
+export const DELETE_DECISIONS = `UNWIND $ids AS i
+MATCH (d:Decision {id: i})
+DETACH DELETE d`;
+
+export const CREATE_MENTIONS_SYMBOL = `UNWIND $rows AS r
+MATCH (d:Decision {id: r.from})
+MATCH (s:Symbol {id: r.to})
+CREATE (d)-[:MENTIONS]->(s)`;
+
+export const CREATE_MENTIONS_FILE = `UNWIND $rows AS r
+MATCH (d:Decision {id: r.from})
+MATCH (f:File {id: r.to})
+CREATE (d)-[:MENTIONS]->(f)`;
+
+export const DELETE_MENTIONS = `UNWIND $rows AS r
+MATCH (d:Decision {id: r.from})-[m:MENTIONS]->(x)
+WHERE x.id = r.to
+DELETE m`;
+
+// ---- memory: notes in their own graph per project, mem:{project} (src/memory/notes.ts) -------
+
+export const NOTE_INDEXES = [
+  "CREATE INDEX FOR (n:Note) ON (n.id)",
+  "CREATE INDEX FOR (n:Note) ON (n.symbol_id)",
+  "CREATE INDEX FOR (n:Note) ON (n.qualified_name)",
+  "CREATE INDEX FOR (n:Note) ON (n.name)",
+  "CREATE INDEX FOR (n:Note) ON (n.path)",
+];
+
+/** Full-text over a note's text, its tags and the split words of names in it and of its symbol. */
+export const NOTE_FULLTEXT =
+  "CALL db.idx.fulltext.createNodeIndex('Note', 'text', 'tags_text', 'words')";
+
+export const CREATE_NOTE = `CREATE (:Note {id: $id, text: $text, kind: $kind, tags: $tags,
+  tags_text: $tags_text, words: $words, created_at: $created_at, branch: $branch, commit: $commit,
+  client: $client, target: $target, symbol_id: $symbol_id, qualified_name: $qualified_name,
+  name: $name, symbol_kind: $symbol_kind, path: $path, line: $line})`;
+
+export const DELETE_NOTE = "MATCH (n:Note {id: $id}) DELETE n";

@@ -97,3 +97,59 @@ export const RELATIONSHIP_TYPES =
 export function countEdgesOfType(type: string): string {
   return `MATCH ()-[e:\`${type.replaceAll("`", "``")}\`]->() RETURN count(e) AS n`;
 }
+
+// ---- memory: notes (graph mem:{project}) and decisions (branch graph) ------------------------
+
+/** The fields of a Note as src/memory reads it. */
+function note(v: string): string {
+  return `${v}.id AS note_id, ${v}.text AS text, ${v}.kind AS kind, ${v}.tags AS tags,
+  ${v}.created_at AS created_at, ${v}.branch AS branch, ${v}.commit AS commit,
+  ${v}.client AS client, ${v}.target AS target, ${v}.symbol_id AS symbol_id,
+  ${v}.qualified_name AS qn, ${v}.name AS name, ${v}.symbol_kind AS symbol_kind,
+  ${v}.path AS path, ${v}.line AS line`;
+}
+
+export const NOTE_BY_ID = `MATCH (n:Note {id: $id}) RETURN ${note("n")}`;
+
+/** Notes that may be about these symbols: stored under their id, qualified name or name. */
+export const NOTES_BY_SYMBOL_IDS = `UNWIND $ids AS i
+MATCH (n:Note {symbol_id: i}) RETURN ${note("n")} LIMIT $cap`;
+
+export const NOTES_BY_QUALIFIED = `UNWIND $qns AS q
+MATCH (n:Note {qualified_name: q}) RETURN ${note("n")} LIMIT $cap`;
+
+export const NOTES_BY_NAMES = `UNWIND $names AS nm
+MATCH (n:Note {name: nm}) RETURN ${note("n")} LIMIT $cap`;
+
+export const NOTES_RECENT = `MATCH (n:Note)
+WHERE ($kind IS NULL OR n.kind = $kind)
+RETURN ${note("n")} ORDER BY n.created_at DESC LIMIT $cap`;
+
+/** `$q` is RediSearch syntax built from [a-z0-9] words only (user text never reaches it raw). */
+export const FULLTEXT_NOTES = `CALL db.idx.fulltext.queryNodes('Note', $q) YIELD node, score
+WITH node AS n, score
+WHERE ($kind IS NULL OR n.kind = $kind)
+RETURN ${note("n")}, score ORDER BY score DESC, n.created_at DESC LIMIT $cap`;
+
+/** The fields of a Decision (without its text). */
+function decision(v: string): string {
+  return `${v}.id AS id, ${v}.title AS title, ${v}.status AS status, ${v}.date AS date,
+  ${v}.path AS path`;
+}
+
+export const FULLTEXT_DECISIONS = `CALL db.idx.fulltext.queryNodes('Decision', $q)
+YIELD node, score
+RETURN ${decision("node")}, node.body AS body, score ORDER BY score DESC LIMIT $cap`;
+
+export const DECISIONS_MENTIONING_SYMBOLS = `UNWIND $ids AS i
+MATCH (d:Decision)-[:MENTIONS]->(:Symbol {id: i})
+RETURN i AS about, ${decision("d")} LIMIT $cap`;
+
+export const DECISIONS_MENTIONING_FILES = `UNWIND $ids AS i
+MATCH (d:Decision)-[:MENTIONS]->(:File {id: i})
+RETURN i AS about, ${decision("d")} LIMIT $cap`;
+
+/** What some decisions name (symbols and files). */
+export const DECISION_MENTIONS = `UNWIND $ids AS i
+MATCH (d:Decision {id: i})-[:MENTIONS]->(x)
+RETURN i AS decision, ${node("x")} LIMIT $cap`;

@@ -14,6 +14,7 @@ import type { Db } from "../db/client.ts";
 import * as Q from "../db/cypher.ts";
 import { languageByName } from "../lang/registry.ts";
 import { log } from "../log.ts";
+import { syncDecisions } from "../memory/decisions.ts";
 import { bindProject } from "../project/catalog.ts";
 import type { ProjectRef } from "../project/identity.ts";
 import { VERSION } from "../version.ts";
@@ -219,6 +220,7 @@ async function full(
   progress({ phase: "write", done: 1, total: 3 });
   await writer.edges([...resolution.edges.values()].flat());
   progress({ phase: "write", done: 2, total: 3 });
+  await syncDecisions(db, ref.keys.staging, ref.root, facts);
   await db.hashSet(staged[0], Object.fromEntries(facts.map((f) => [f.path, f.hash])));
   await db.hashSet(staged[1], Object.fromEntries(facts.map((f) => [f.path, JSON.stringify(f)])));
   const cache = edgeCache(resolution, facts.map((f) => f.path));
@@ -251,7 +253,10 @@ async function incremental(
   }
   const deleted = [...previous.hashes.keys()].filter((p) => !current.has(p));
   summary.files.unchanged = current.size - added.length - modified.length;
-  if (!added.length && !modified.length && !deleted.length) return;
+  if (!added.length && !modified.length && !deleted.length) {
+    await syncDecisions(db, ref.keys.graph, ref.root, previous.facts.values());
+    return;
+  }
 
   const fresh = await analyze([...added, ...modified], summary, progress);
   mark("parse");
@@ -301,6 +306,7 @@ async function incremental(
   progress({ phase: "write", done: 2, total: 4 });
   await writer.edges([...freshPaths, ...rewire].flatMap((p) => after.edges.get(p) ?? []));
   progress({ phase: "write", done: 3, total: 4 });
+  await syncDecisions(db, ref.keys.graph, ref.root, nextFacts.values());
 
   if (gone.size) {
     for (const key of [ref.keys.files, ref.keys.facts, ref.keys.edges, ref.keys.edgeLists]) {

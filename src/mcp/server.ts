@@ -71,6 +71,7 @@ export function createServer(session: Session): McpServer {
           const out = await execute(def, session, args as Record<string, unknown>, {
             onProgress,
             sample: samplerFor(server),
+            client: server.server.getClientVersion(),
           });
           log.debug(`${def.name} ok in ${Math.round(performance.now() - started)} ms`);
           return {

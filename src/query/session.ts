@@ -36,6 +36,8 @@ export interface CallOptions {
   onProgress?: (p: Progress) => void;
   /** The MCP client's own model (sampling/createMessage), set when the client declared sampling. */
   sample?: (req: SampleRequest) => Promise<string>;
+  /** The MCP client (its clientInfo), recorded with notes; absent on the command line. */
+  client?: { name: string; version?: string };
 }
 
 export interface Target {

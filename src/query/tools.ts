@@ -25,6 +25,7 @@ import { search } from "./search.ts";
 import type { CallOptions, ProjectArgs, Session } from "./session.ts";
 import { stats } from "./stats.ts";
 import { ASK_TOOLS } from "../ask/tools.ts";
+import { MEMORY_TOOLS, memoryHint } from "../memory/tools.ts";
 
 /** What a tool answers: compact text, and the same facts as data (JSON / structuredContent). */
 export interface ToolOutput {
@@ -319,7 +320,15 @@ export const TOOLS: ToolDef[] = [
       const t = await session.target(projectArgs(a), call);
       const resolved = await resolveSymbol(t.reader, { name: a.symbol, file: a.file }, t.root);
       const r = await impact(t.reader, resolved, a.direction, depth, limit);
-      return answer(r, (n) => F.formatImpact(r, n), [...notes, ...t.notes]);
+      const hint = await memoryHint(
+        t,
+        r.groups.flatMap((g) => [g.target, ...g.files.flatMap((f) => f.links.map((l) => l.node))]),
+      );
+      return answer(r, (n) => F.formatImpact(r, n), [
+        ...notes,
+        ...t.notes,
+        ...(hint ? [hint] : []),
+      ]);
     },
   }),
   tool({
@@ -418,7 +427,12 @@ export const TOOLS: ToolDef[] = [
       );
       // Several definitions: the first few in full; the header says how to narrow.
       const r = await context(t.reader, { ...resolved, matches: resolved.matches.slice(0, 3) });
-      return answer(r, (n) => F.formatContext(r, n), t.notes);
+      const listed = r.groups.flatMap((g) => [
+        g.target,
+        ...[g.callers, g.callees, g.parents, g.children].flatMap((s) => s.links.map((l) => l.node)),
+      ]);
+      const hint = await memoryHint(t, listed);
+      return answer(r, (n) => F.formatContext(r, n), [...t.notes, ...(hint ? [hint] : [])]);
     },
   }),
   tool({
@@ -469,6 +483,7 @@ export const TOOLS: ToolDef[] = [
     },
   }),
   ...ASK_TOOLS,
+  ...MEMORY_TOOLS,
 ];
 
 async function runCalls(
