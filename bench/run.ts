@@ -2,7 +2,8 @@
  * Benchmarks (`deno task bench [path] [--files N] [--large] [--mcp-only]`): indexing (cold full
  * index, no-op incremental and one-file-edit incremental on a generated repository, and on `path`
  * when given, with peak RSS), then the MCP tools over stdio (bench/mcp.ts: latencies and token
- * counts). Numbers are printed, never asserted.
+ * counts), then memory_linked_search on a warm server (bench/memory.ts). Numbers are printed,
+ * never asserted.
  */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
@@ -12,6 +13,7 @@ import { deleteGraphs } from "../src/project/catalog.ts";
 import { resolveProject } from "../src/project/identity.ts";
 import { generateRepo } from "./genrepo.ts";
 import { benchMcp } from "./mcp.ts";
+import { benchMemory } from "./memory.ts";
 
 const { values, positionals } = parseArgs({
   args: Deno.args,
@@ -74,6 +76,7 @@ const tmp = await Deno.makeTempDir({ prefix: "cgraph-bench-" });
 try {
   if (!values["mcp-only"]) await benchIndexing();
   await benchMcp(db, { files: 1500, calls: 200, warmup: 20, paced: 5 });
+  await benchMemory(db, { files: 1000, calls: 200 });
 } finally {
   clearInterval(sampler);
   await Deno.remove(tmp, { recursive: true });
