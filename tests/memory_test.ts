@@ -416,7 +416,11 @@ Deno.test(
         }),
       );
       const b = noteId(
-        await call(s, "remember", { symbol: "main", text: "Prints only.", kind: "todo" }),
+        await call(s, "remember", {
+          symbol: "main",
+          text: "Prints only; calls rebuild_cache_index.",
+          kind: "todo",
+        }),
       );
       const r = (await call(s, "recall", { query: "ledger timeout" })).split("\n");
       assertEquals(r[0], "recall 'ledger timeout': 1 hit");
@@ -426,6 +430,8 @@ Deno.test(
       );
       // Identifier words: snake_case and camelCase split on both sides.
       assert((await call(s, "recall", { query: "invoice" })).includes(a));
+      const split = await call(s, "recall", { query: "cache index" });
+      assert(split.startsWith("recall 'cache index': 1 hit\n") && split.includes(b), split);
       // Decisions come with what they name.
       const d = (await call(s, "recall", { query: "rounding" })).split("\n");
       const dec = d.find((l) => l.startsWith("decision | docs/adr/0001-totals-in-one-place.md"));
