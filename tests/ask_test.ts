@@ -169,6 +169,8 @@ Deno.test("validate: labels, types, properties and directions against the model"
     ["MATCH (a:Method)-[:IMPORTS*1..3]->(b) RETURN a", /no \(:Method\)-\[:IMPORTS\]->\(\) edges/],
     // A variable keeps its labels from where it was bound.
     ["MATCH (f:File) MATCH (f)-[:EXTENDS]->(b) RETURN b", /no \(:File\)-\[:EXTENDS\]->\(\)/],
+    ["MATCH (f:File) WHERE NOT (f)-[:EXTENDS]->() RETURN f", /no \(:File\)-\[:EXTENDS\]->\(\)/],
+    ["MATCH (s:Symbol) RETURN size((s)-[:IMPORTS]->())", /no \(:Symbol\)-\[:IMPORTS\]->\(\)/],
   ];
   for (const [q, re] of bad) {
     const err = (() => {
@@ -189,6 +191,9 @@ Deno.test("validate: labels, types, properties and directions against the model"
     "MATCH (s:Symbol) RETURN s {.name, .path} AS x",
     "WITH {name: 1, other: 2} AS m RETURN m.other",
     "UNWIND [{a: 1}] AS row RETURN row.a",
+    "UNWIND [{a: 1}] AS row RETURN count(row), row.a",
+    "MATCH (s:Symbol) WHERE exists((s)<-[:CALLS]-()) RETURN s.name",
+    "MATCH (a:Symbol), (b:Symbol) WITH shortestPath((a)-[:CALLS*1..3]->(b)) AS p RETURN p",
     "MATCH (s:Symbol) RETURN labels(s), toLower(s.name), size(s.words)",
   ];
   for (const q of good) validateCypher(q, SCHEMA, 100);
@@ -305,16 +310,21 @@ Deno.test(
       ]);
       // params as JSON text (the CLI's form), and JSON output with plain values.
       const json = (await run(s, "query_graph", {
-        cypher: "MATCH (f:File {path: $p})-[i:IMPORTS]->(g) RETURN g, i ORDER BY g.path",
+        cypher: "MATCH (f:File {path: $p})-[i:IMPORTS]->(g) " +
+          "RETURN g, i, g.id AS id ORDER BY g.path",
         params: '{"p": "main.py"}',
         format: "json",
       })).json as Json;
       assertEquals(json.total, 2);
-      const row = (json.rows as Json[])[0];
-      assertEquals((row.g as Json).path, "shop/db.py");
-      assertEquals((row.g as Json).labels, ["File"]);
-      assertEquals((row.i as Json).type, "IMPORTS");
-      assert(!("hash" in (row.g as Json)));
+      assertEquals(json.columns, ["g", "i", "id"]);
+      const [g, i, id] = (json.rows as [Json, Json, string][])[0];
+      assertEquals(g.path, "shop/db.py");
+      assertEquals(g.labels, ["File"]);
+      assertEquals(i.type, "IMPORTS");
+      assert(!("hash" in g));
+      // Values are kept even in a column named like an internal field.
+      assertEquals(typeof id, "string");
+      assert(id.length > 10);
 
       for (
         const cypher of [

@@ -49,7 +49,8 @@ export interface QueryResult {
   type: "query";
   cypher: string;
   columns: string[];
-  rows: Record<string, unknown>[];
+  /** One array of values per row, in the order of `columns`. */
+  rows: unknown[][];
   total: number;
   row_cap: number;
   capped: boolean;
@@ -143,7 +144,7 @@ export const ASK_TOOLS: ToolDef[] = [
         type: "query",
         cypher: checked.cypher,
         columns: rows.columns,
-        rows: rows.rows,
+        rows: rows.rows.map((r) => rows.columns.map((c) => r[c])),
         total: rows.rows.length,
         row_cap: cap,
         capped: rows.capped,

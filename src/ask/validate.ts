@@ -245,8 +245,35 @@ function mapKeys(tokens: Token[], i: number): { keys: string[]; end: number } {
   return { keys, end: tokens.length - 1 };
 }
 
+/** Keywords after which `(` may open a pattern; after any other name it is a function call. */
+const BEFORE_PATTERN = new Set([
+  "MATCH",
+  "MERGE",
+  "CREATE",
+  "WHERE",
+  "AND",
+  "OR",
+  "XOR",
+  "NOT",
+  "RETURN",
+  "WITH",
+  "DISTINCT",
+  "IN",
+  "CASE",
+  "WHEN",
+  "THEN",
+  "ELSE",
+  "UNWIND",
+]);
+
 /** A node pattern at `(` (index i), or undefined when the parenthesis is an expression. */
 function nodeAt(tokens: Token[], i: number): NodePat | undefined {
+  const before = tokens[i - 1];
+  if (
+    isName(before) && !(before.type === "ident" && BEFORE_PATTERN.has(before.value.toUpperCase()))
+  ) {
+    return undefined; // count(n), labels(n), algo.x(...)
+  }
   let j = i + 1;
   let variable: string | undefined;
   if (
