@@ -70,7 +70,6 @@ DETACH DELETE f`;
 
 export const COUNT_FILES = "MATCH (f:File) RETURN count(f) AS n";
 export const COUNT_SYMBOLS_BY_KIND = "MATCH (s:Symbol) RETURN s.kind AS kind, count(s) AS n";
-export const COUNT_EDGES_BY_TYPE = "MATCH ()-[e]->() RETURN type(e) AS type, count(e) AS n";
 
 // ---- memory: decisions in the branch graph (src/memory/decisions.ts) ------------------------
 

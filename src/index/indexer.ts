@@ -12,6 +12,7 @@
 import { createHash } from "node:crypto";
 import type { Db } from "../db/client.ts";
 import * as Q from "../db/cypher.ts";
+import * as R from "../db/queries.ts";
 import { languageByName } from "../lang/registry.ts";
 import { log } from "../log.ts";
 import { syncDecisions } from "../memory/decisions.ts";
@@ -389,8 +390,12 @@ async function graphCounts(db: Db, graph: string) {
     symbols[String(r.kind)] = Number(r.n);
   }
   const edges: Record<string, number> = {};
-  for (const r of await db.query(graph, Q.COUNT_EDGES_BY_TYPE, undefined, { readOnly: true })) {
-    edges[String(r.type)] = Number(r.n);
+  // One count per relationship type: grouping every edge by type(e) scans them all.
+  for (const r of await db.query(graph, R.RELATIONSHIP_TYPES, undefined, { readOnly: true })) {
+    const type = String(r.type);
+    const rows = await db.query(graph, R.countEdgesOfType(type), undefined, { readOnly: true });
+    const n = Number(rows[0]?.n ?? 0);
+    if (n > 0) edges[type] = n;
   }
   return { files, symbols, edges };
 }
