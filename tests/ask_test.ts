@@ -282,6 +282,9 @@ Deno.test({ name: "the worked examples validate and run", ...opts }, async () =>
       const out = await run(s, "query_graph", { cypher: e.cypher, format: "json" });
       assert(out.json, e.question);
     }
+    const chain = EXAMPLES.find((e) => e.cypher.includes("shortestPath"))!;
+    const found = await run(s, "query_graph", { cypher: chain.cypher });
+    assertEquals(found.text.split("\n")[1], "[main.main, shop.db.connect] | main.py | 6");
     const callers = await run(s, "query_graph", { cypher: EXAMPLES[0].cypher });
     const lines = callers.text.split("\n");
     assertEquals(lines[0], "query_graph: 3 rows; columns: caller | path | line | callee");

@@ -150,6 +150,13 @@ export const EXAMPLES: Example[] = [
       "LIMIT 100",
   },
   {
+    question: "Classes implementing `Repository` that nothing in tests calls (nor their methods)",
+    cypher: "MATCH (c:Symbol)-[:IMPLEMENTS]->(:Symbol {name: 'Repository'})\n" +
+      "OPTIONAL MATCH (t)-[:CALLS]->(m:Symbol)<-[:DEFINES*0..1]-(c) WHERE t.path CONTAINS 'test'\n" +
+      "WITH c, count(t) AS from_tests WHERE from_tests = 0\n" +
+      "RETURN c.qualified_name AS class, c.path AS path, c.line AS line LIMIT 100",
+  },
+  {
     question: "Functions and methods nobody calls, outside tests",
     cypher: "MATCH (s:Symbol) WHERE s.kind IN ['Function', 'Method'] AND NOT ()-[:CALLS]->(s)\n" +
       "  AND NOT s.path CONTAINS 'test'\n" +
