@@ -33,13 +33,32 @@ async function ro(db: Db, graph: string, cypher: string, timeoutMs: number): Pro
 }
 
 async function readSchema(db: Db, graph: string, timeoutMs: number): Promise<LiveSchema> {
-  const stats = (await ro(db, graph, "CALL db.meta.stats()", timeoutMs))[0] ?? {};
-  const labelCounts = numbers(stats.labels);
-  const relCounts = numbers(stats.relTypes);
-  // db.meta.stats lists what has nodes; db.labels also what was ever created.
+  // db.labels lists every label ever created; db.meta.stats counts (older servers lack it).
   const labels = (await ro(db, graph, "CALL db.labels()", timeoutMs)).map((r) => String(r.label));
   const relTypes = (await ro(db, graph, "CALL db.relationshipTypes()", timeoutMs))
     .map((r) => String(r.relationshipType));
+  let stats: Row = {};
+  try {
+    stats = (await ro(db, graph, "CALL db.meta.stats()", timeoutMs))[0] ?? {};
+  } catch {
+    const count = async (cypher: string) => Number((await ro(db, graph, cypher, timeoutMs))[0]?.n);
+    const labelsN: Record<string, number> = {};
+    for (const l of labels) {
+      labelsN[l] = await count(`MATCH (n:${quoteName(l)}) RETURN count(n) AS n`);
+    }
+    const relsN: Record<string, number> = {};
+    for (const t of relTypes) {
+      relsN[t] = await count(`MATCH ()-[e:${quoteName(t)}]->() RETURN count(e) AS n`);
+    }
+    stats = {
+      labels: labelsN,
+      relTypes: relsN,
+      nodeCount: await count("MATCH (n) RETURN count(n) AS n"),
+      relCount: await count("MATCH ()-[e]->() RETURN count(e) AS n"),
+    };
+  }
+  const labelCounts = numbers(stats.labels);
+  const relCounts = numbers(stats.relTypes);
   const labelProps: Record<string, string[]> = {};
   for (const l of labels) {
     const rows = await ro(
