@@ -620,6 +620,15 @@ Deno.test(
       ["delete the named file", () => Deno.remove(join(repo.dir, "reports/summary.py"))],
       ["delete a record", () => Deno.remove(join(repo.dir, "doc/adr/0002-more.md"))],
       ["no change", async () => {}],
+      [
+        "an interrupted run (a decision written, its edges not yet)",
+        async () => {
+          await db.query(
+            keysFor(inc, "test").graph,
+            "MATCH (d:Decision {path: 'docs/adr/0003-totals.md'}) OPTIONAL MATCH (d)-[m:MENTIONS]->() SET d.hash = '' DELETE m",
+          );
+        },
+      ],
     ];
     try {
       await indexAs(db, repo.dir, inc);
@@ -796,9 +805,9 @@ Deno.test({
       sectionOf(text, "definition")[0],
       "billing/invoice.py:1-5 | billing.invoice.total | function",
     );
-    assertEquals(sectionOf(text, "callers").map((l) => l.split(" | ")[1]), [
-      "billing.invoice.render",
-      "reports.summary.render",
+    assertEquals(sectionOf(text, "callers").map((l) => l.split(" | ")[0]), [
+      "billing/invoice.py:8",
+      "reports/summary.py:4",
     ]);
     assertEquals(sectionOf(text, "callees"), []);
     const notes = sectionOf(text, "notes");

@@ -91,6 +91,11 @@ export const CREATE_DECISIONS = `UNWIND $rows AS r
 CREATE (:Decision {id: r.id, title: r.title, status: r.status, date: r.date, path: r.path,
   hash: r.hash, body: r.body, words: r.words})`;
 
+/** Set last: a decision whose hash is still empty was interrupted before its edges existed. */
+export const SET_DECISION_HASHES = `UNWIND $rows AS r
+MATCH (d:Decision {id: r.id})
+SET d.hash = r.hash`;
+
 export const DELETE_DECISIONS = `UNWIND $ids AS i
 MATCH (d:Decision {id: i})
 DETACH DELETE d`;

@@ -255,7 +255,9 @@ async function incremental(
   const deleted = [...previous.hashes.keys()].filter((p) => !current.has(p));
   summary.files.unchanged = current.size - added.length - modified.length;
   if (!added.length && !modified.length && !deleted.length) {
-    await syncDecisions(db, ref.keys.graph, ref.root, previous.facts.values());
+    await syncDecisions(db, ref.keys.graph, ref.root, previous.facts.values(), {
+      codeUnchanged: true,
+    });
     return;
   }
 

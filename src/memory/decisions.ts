@@ -378,8 +378,8 @@ function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
 // ---- the indexer hook -------------------------------------------------------------------------
 
 export interface DecisionSync {
+  /** Decision records in the repository now. */
   decisions: number;
-  mentions: number;
   /** Decisions created or rewritten, and deleted, by this run. */
   written: number;
   deleted: number;
@@ -389,43 +389,56 @@ export interface DecisionSync {
  * Brings a graph's decisions to what the repository's records say, linked against `facts` (every
  * file of the graph as it is after this run's code writes). Diffs against the graph itself, so it
  * serves full runs (an empty staging graph), incremental runs (edges to re-created symbols come
- * back) and no-op runs (nothing written unless a record changed), and repairs an interrupted run.
+ * back) and no-op runs. With `codeUnchanged` (no code file changed in this run) and every record
+ * as the graph has it, nothing is linked or written. A decision is written with an empty hash
+ * that is set only once its edges exist, so an interrupted run is redone by the next one.
  */
 export async function syncDecisions(
   db: Db,
   graph: string,
   root: string,
   facts: Iterable<FileFacts>,
+  opts: { codeUnchanged?: boolean } = {},
 ): Promise<DecisionSync> {
   const docs = await readDecisionDocs(root);
-  const all = [...facts];
-  const want = linkDecisions(docs, all.flatMap((f) => symbolNodes(f)), all.map((f) => f.path));
   const ro = { readOnly: true };
   const have = new Map(
     (await db.query(graph, Q.CURRENT_DECISIONS, {}, ro)).map((r) => [String(r.id), String(r.hash)]),
   );
+  const none = { decisions: docs.length, written: 0, deleted: 0 };
+  if (!docs.length && !have.size) return none;
+  if (
+    opts.codeUnchanged && docs.length === have.size &&
+    docs.every((d) => have.get(decisionId(d.path)) === d.hash)
+  ) {
+    return none;
+  }
+  const all = [...facts];
+  const want = linkDecisions(docs, all.flatMap((f) => symbolNodes(f)), all.map((f) => f.path));
   const haveEdges = new Set(
     (await db.query(graph, Q.CURRENT_MENTIONS, {}, ro)).map((r) => `${r.from}\0${r.to}`),
   );
   const wanted = new Map(want.decisions.map((d) => [d.id, d]));
-  const stale = [...have.keys()].filter((id) => wanted.get(id)?.hash !== have.get(id));
+  const stale = new Set([...have.keys()].filter((id) => wanted.get(id)?.hash !== have.get(id)));
   const fresh = want.decisions.filter((d) => have.get(d.id) !== d.hash);
   const rewritten = new Set(fresh.map((d) => d.id));
   const wantEdges = new Set(want.mentions.map((m) => `${m.from}\0${m.to}`));
   const dropEdges = [...haveEdges]
-    .filter((k) => !wantEdges.has(k) && !stale.includes(k.split("\0")[0]))
-    .map((k) => ({ from: k.split("\0")[0], to: k.split("\0")[1] }));
+    .map((k) => k.split("\0"))
+    .filter(([from, to]) => !wantEdges.has(`${from}\0${to}`) && !stale.has(from))
+    .map(([from, to]) => ({ from, to }));
   const addEdges = want.mentions.filter((m) =>
     rewritten.has(m.from) || !haveEdges.has(`${m.from}\0${m.to}`)
   );
 
   if (fresh.length && have.size === 0) await createDecisionIndexes(db, graph);
-  if (stale.length) await db.query(graph, Q.DELETE_DECISIONS, { ids: stale });
+  if (stale.size) await db.query(graph, Q.DELETE_DECISIONS, { ids: [...stale] });
   for (let i = 0; i < dropEdges.length; i += 2000) {
     await db.query(graph, Q.DELETE_MENTIONS, { rows: dropEdges.slice(i, i + 2000) });
   }
   for (let i = 0; i < fresh.length; i += 500) {
-    await db.query(graph, Q.CREATE_DECISIONS, { rows: fresh.slice(i, i + 500) });
+    const rows = fresh.slice(i, i + 500).map((d) => ({ ...d, hash: "" }));
+    await db.query(graph, Q.CREATE_DECISIONS, { rows });
   }
   for (const toFile of [false, true]) {
     const rows = addEdges.filter((m) => m.toFile === toFile).map((m) => ({
@@ -437,11 +450,14 @@ export async function syncDecisions(
       await db.query(graph, cypher, { rows: rows.slice(i, i + 2000) });
     }
   }
+  for (let i = 0; i < fresh.length; i += 2000) {
+    const rows = fresh.slice(i, i + 2000).map((d) => ({ id: d.id, hash: d.hash }));
+    await db.query(graph, Q.SET_DECISION_HASHES, { rows });
+  }
   return {
     decisions: want.decisions.length,
-    mentions: want.mentions.length,
     written: fresh.length,
-    deleted: stale.filter((id) => !wanted.has(id)).length,
+    deleted: [...stale].filter((id) => !wanted.has(id)).length,
   };
 }
 
