@@ -201,10 +201,10 @@ Deno.test({
     }));
     for (const [i, text] of answers.entries()) {
       if (i % 2) {
-        assertEquals(text.split("\n").slice(1).map((l) => l.split(" | ")[1]).sort(), [
-          "shop.models.User.save",
-          "shop.service.UserService._audit",
-        ]);
+        // Qualified names, or their tails where the path already says the module.
+        const names = text.split("\n").slice(1).map((l) => l.split(" | ")[1]).sort();
+        assertEquals(names.length, 2, text);
+        assert(names[0].endsWith("User.save") && names[1].endsWith("UserService._audit"), text);
       } else {
         assertEquals(text.split("\n")[0].split(";")[0], "symbol 'register': 2 definitions");
       }
