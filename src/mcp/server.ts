@@ -54,6 +54,8 @@ export function createServer(session: Session): McpServer {
         const token = extra._meta?.progressToken;
         let last = -1;
         let lastAt = 0;
+        // The last progress notification goes out before the answer, never after it.
+        let sent: Promise<unknown> = Promise.resolve();
         const onProgress = token === undefined ? undefined : (p: Progress) => {
           const progress = overallProgress(p);
           const now = performance.now();
@@ -61,7 +63,7 @@ export function createServer(session: Session): McpServer {
           if (progress <= last || (p.phase !== "done" && now - lastAt < 100)) return;
           last = progress;
           lastAt = now;
-          extra.sendNotification({
+          sent = extra.sendNotification({
             method: "notifications/progress",
             params: { progressToken: token, progress, total: 100, message: `indexing: ${p.phase}` },
           }).catch(() => {});
@@ -74,12 +76,14 @@ export function createServer(session: Session): McpServer {
             client: server.server.getClientVersion(),
           });
           log.debug(`${def.name} ok in ${Math.round(performance.now() - started)} ms`);
+          await sent;
           return {
             content: [{ type: "text" as const, text: out.text }],
             ...(out.json ? { structuredContent: out.json } : {}),
           };
         } catch (err) {
           log.debug(`${def.name} failed: ${describeError(err)}`);
+          await sent;
           return { content: [{ type: "text" as const, text: describeError(err) }], isError: true };
         }
       },
