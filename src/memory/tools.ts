@@ -125,6 +125,13 @@ function placementJson(p: Placement) {
   };
 }
 
+/** `moved from billing/invoice.py`, or `was billing.Invoice.total` when only the name changed. */
+function movedFrom(p: Placement): string {
+  return p.node && p.node.path !== p.note.path
+    ? `moved from ${p.note.path}`
+    : `was ${p.note.qualified_name}`;
+}
+
 /** `shop.db.store (function, shop/db.py:13)`, plus where it was when the note was written. */
 function aboutText(p: Placement): string {
   const n = p.note;
@@ -137,7 +144,7 @@ function aboutText(p: Placement): string {
       : "";
     return `orphaned: was ${was}${near}`;
   }
-  const moved = p.how === "moved" ? `, moved from ${n.path}` : "";
+  const moved = p.how === "moved" ? `, ${movedFrom(p)}` : "";
   return `${F.describe(p.node)}${moved}`;
 }
 
@@ -582,7 +589,7 @@ function memoryLines(gr: MemoryGroup): string[] {
   for (const n of gr.notes) {
     const p = n.placement;
     const on = n.via ? `${n.relation} ${n.via.qualified_name}` : n.relation;
-    const moved = p.how === "moved" ? ` (moved from ${p.note.path})` : "";
+    const moved = p.how === "moved" ? ` (${movedFrom(p)})` : "";
     out.push(
       [p.note.note_id, p.note.kind, `${on}${moved}`, noteMeta(p.note), oneLine(p.note.text)]
         .join(" | "),
