@@ -240,7 +240,7 @@ Deno.test({
     assert(tools.some((t) => t.name === "find_symbol"));
     const r = await client.callTool({ name: "find_symbol", arguments: { name: "register" } });
     assert(!r.isError, textOf(r));
-    assert.match(textOf(r), /^symbol 'register': 2 definitions/);
+    assert.match(textOf(r), /^register: 2 definitions/);
     await client.close();
   } finally {
     child.kill("SIGTERM");

@@ -206,7 +206,7 @@ Deno.test({
         assertEquals(names.length, 2, text);
         assert(names[0].endsWith("User.save") && names[1].endsWith("UserService._audit"), text);
       } else {
-        assertEquals(text.split("\n")[0].split(";")[0], "symbol 'register': 2 definitions");
+        assertEquals(text.split("\n")[0].split(";")[0], "register: 2 definitions");
       }
     }
     const noted = answers.filter((t) => t.split("\n")[0].includes("indexed now")).length;

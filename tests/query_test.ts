@@ -185,18 +185,18 @@ Deno.test({ name: "text answers: header line, then one result per line", ...opts
       await call(s, "get_callers", { ...base, symbol: "shop.db.store" }),
       [
         "callers (depth 1) of shop.db.store (function, shop/db.py:13): 2 callers",
-        "shop/models.py:14 | shop.models.User.save | method | call at 16",
-        "shop/service.py:18 | shop.service.UserService._audit | method | call at 19",
+        "shop/models.py:14 | User.save | method | call at 16",
+        "shop/service.py:18 | UserService._audit | method | call at 19",
       ].join("\n"),
     );
     const callees = (await call(s, "get_callees", { ...base, symbol: "main.main" })).split("\n");
     assertEquals(callees[0], "callees (depth 1) of main.main (function, main.py:6): 4 callees");
-    assert(callees.includes("shop/db.py:6 | shop.db.connect | function | call at 10"));
+    assert(callees.includes("shop/db.py:6 | connect | function | call at 10"));
 
     const sym = await call(s, "find_symbol", { ...base, name: "UserService.register" });
     assertEquals(sym.split("\n"), [
-      "symbol 'UserService.register': 1 definition",
-      "shop/service.py:12-16 | shop.service.UserService.register | method | def register(self, name)",
+      "UserService.register: 1 definition",
+      "shop/service.py:12-16 | UserService.register(self, name) | method",
     ]);
 
     const path = await call(s, "find_path", {
@@ -223,14 +223,14 @@ Deno.test({ name: "text answers: header line, then one result per line", ...opts
       impact[0],
       "impact (IN, depth 3) of shop.db.store (function, shop/db.py:13): 6 symbols in 3 files (d1 2, d2 2, d3 2)",
     );
-    assert(impact.includes("shop/models.py:14 | shop.models.User.save | method | d1"));
-    assert(impact.includes("main.py:6 | main.main | function | d3"));
+    assert(impact.includes("shop/models.py:14 | User.save | method | d1"));
+    assert(impact.includes("main.py:6 | main | function | d3"));
     // Grouped by file: all lines of one file are adjacent.
     const files = impact.slice(1).map((l) => l.split(":")[0]);
     assertEquals(files, [...files].sort((a, b) => files.indexOf(a) - files.indexOf(b)));
 
     const subclass = await call(s, "impact_analysis", { ...base, symbol: "User", depth: 1 });
-    assert(subclass.includes("shop/models.py:19 | shop.models.Admin | class | d1 extends"));
+    assert(subclass.includes("shop/models.py:19 | Admin | class | d1 extends"));
 
     const ctx = (await call(s, "get_context", { ...base, symbol: "shop.models.User.save" }))
       .split("\n");
@@ -241,19 +241,19 @@ Deno.test({ name: "text answers: header line, then one result per line", ...opts
     assert(ctx.some((l) => l.startsWith("--- parents/children")));
     assert(ctx.some((l) => l.startsWith("--- imports")));
     assert(ctx.includes("doc: Store the user."));
-    assert(ctx.includes("defined in | shop/models.py:5 | shop.models.User | class"));
+    assert(ctx.includes("defined in | shop/models.py:5 | User | class"));
 
     const search = (await call(s, "search_code", { ...base, query: "user" })).split("\n");
     assert(search[0].startsWith("search 'user': "));
-    assertEquals(search[1], "shop/models.py:5 | shop.models.User | class | exact");
-    assertEquals(search[2], "shop/service.py:6 | shop.service.UserService | class | prefix");
+    assertEquals(search[1], "shop/models.py:5 | User | class | exact");
+    assertEquals(search[2], "shop/service.py:6 | UserService | class | prefix");
     const camel = (await call(s, "search_code", { ...base, query: "name display" })).split("\n");
     assertEquals(
       camel[1],
-      "shop/models.py:11 | shop.models.User.display_name | method | name words",
+      "shop/models.py:11 | User.display_name | method | name words",
     );
     const doc = await call(s, "search_code", { ...base, query: "rights" });
-    assert(doc.includes("shop.models.Admin | class | doc"));
+    assert(doc.includes("Admin | class | doc"));
     const kinds = await callJson(s, "search_code", { ...base, query: "promote", kind: "method" });
     assertEquals(
       (kinds.hits as { node: NodeJson }[]).map((h) => h.node.qualified_name).sort(),
@@ -279,11 +279,11 @@ Deno.test(
       const text = (await call(s, "get_callers", { ...base, symbol: "store" })).split("\n");
       assertEquals(text, [
         "callers (depth 1) of 'store': 2 definitions match; narrow with file or a qualified name",
-        "# shop/db.py:13 | shop.db.store | function: 2 callers",
-        "shop/models.py:14 | shop.models.User.save | method | call at 16",
-        "shop/service.py:18 | shop.service.UserService._audit | method | call at 19",
-        "# shop/decoy.py:4 | shop.decoy.store | function: 1 caller",
-        "shop/decoy.py:8 | shop.decoy.register | function | call at 9",
+        "# shop/db.py:13 | store | function: 2 callers",
+        "shop/models.py:14 | User.save | method | call at 16",
+        "shop/service.py:18 | UserService._audit | method | call at 19",
+        "# shop/decoy.py:4 | store | function: 1 caller",
+        "shop/decoy.py:8 | register | function | call at 9",
       ]);
       // Narrowed by file (a tail of the path) or by kind.
       const narrowed = await call(s, "get_callers", { ...base, symbol: "store", file: "decoy.py" });
@@ -436,7 +436,7 @@ Deno.test({ name: "first use indexes automatically; stale graphs say so", ...opt
     );
     const after = await call(s, "get_callers", { symbol: "shop.db.connect" });
     assert(!after.includes("stale"), after);
-    assert(after.includes("shop/db.py:31 | shop.db.vacuum | function | call at 32"), after);
+    assert(after.includes("shop/db.py:31 | vacuum | function | call at 32"), after);
 
     const unchanged = await call(s, "index_file", { file: "shop/models.py" });
     assert(unchanged.startsWith("index_file shop/models.py: unchanged"), unchanged);

@@ -28,6 +28,11 @@ RETURN ${node("s")} LIMIT $cap`;
 export const SYMBOLS_NAME_PREFIX = `MATCH (s:Symbol) WHERE s.name STARTS WITH $prefix
 RETURN ${node("s")} LIMIT $cap`;
 
+/** Doc comments of a few symbols (kept out of every other read: they can be long). */
+export const DOCS_BY_ID = `UNWIND $ids AS i
+MATCH (s:Symbol {id: i})
+RETURN s.id AS id, s.doc AS doc`;
+
 export const FILE_BY_PATH = `MATCH (f:File {path: $path}) RETURN ${node("f")}`;
 
 export const FILES_BY_SUFFIX = `MATCH (f:File) WHERE f.path ENDS WITH $suffix

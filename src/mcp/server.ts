@@ -8,6 +8,9 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/server/stdio"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import process from "node:process";
 import { samplerFor } from "../ask/sampling.ts";
 import { describeError } from "../errors.ts";
@@ -89,6 +92,21 @@ export function createServer(session: Session): McpServer {
       },
     );
   }
+  // tools/list is paid for on every turn: the SDK's listing adds a `$schema` URL and an
+  // `execution` block to every tool, which tell a client nothing here. Same tools, leaner list.
+  const listing = TOOLS.map((def) => {
+    const { $schema: _, ...inputSchema } = z.toJSONSchema(z.object(def.shape), {
+      io: "input",
+      target: "draft-7",
+    }) as Record<string, unknown>;
+    return {
+      name: def.name,
+      description: def.description,
+      inputSchema,
+      annotations: def.annotations,
+    };
+  });
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing } as never));
   return server;
 }
 

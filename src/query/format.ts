@@ -28,7 +28,37 @@ export function kindOf(n: NodeRef): string {
 }
 
 export function nodeLine(n: NodeRef): string {
-  return `${loc(n)} | ${n.qualified_name} | ${kindOf(n)}`;
+  return isFile(n) ? `${n.path} | file` : `${loc(n)} | ${shortName(n)} | ${kindOf(n)}`;
+}
+
+/**
+ * The qualified name without the part its path already says (the path is on the same line):
+ * `shop/models.py` + `shop.models.User.save` -> `User.save`; `shop/db.py` + `shop.db.store` ->
+ * `store`; `com/acme/Order.java` + `com.acme.Order.total` -> `total`. Names that do not follow
+ * the path (C# namespaces, C++) stay whole.
+ */
+export function shortName(n: NodeRef): string {
+  if (isFile(n)) return n.path;
+  const q = n.qualified_name.split(".");
+  const segs = n.path.replace(/\.[^./]+$/, "").split("/");
+  let best = 0;
+  for (let start = 0; start < segs.length; start++) {
+    let k = 0;
+    while (k < q.length - 1 && start + k < segs.length && segs[start + k] === q[k]) k++;
+    const end = start + k;
+    // The run must end at the file's directory or at the file's own name.
+    if (k > best && (end === segs.length || end === segs.length - 1)) best = k;
+  }
+  return q.slice(best).join(".");
+}
+
+function paramsOf(name: string, signature?: string): string {
+  if (!signature) return "";
+  const sig = oneLine(signature, 400);
+  const at = sig.search(new RegExp(`\\b${name.replace(/[$]/g, "\\$")}\\s*[(<]`));
+  if (at < 0) return "";
+  const rest = sig.slice(at + name.length).replace(/\s*[{:=;]\s*$/, "").trim();
+  return rest.length > 90 ? `${rest.slice(0, 87)}...` : rest;
 }
 
 /** `shop.db.store (function, shop/db.py:13)` */
@@ -208,22 +238,39 @@ export function formatSearch(r: SearchResult, notes: string[] = []): string {
 }
 
 export function formatSymbols(r: Resolved, notes: string[] = []): string {
+  const rows = r.matches.map((n) => ({
+    where: `${loc(n)}${n.end_line && n.end_line > n.line ? `-${n.end_line}` : ""}`,
+    name: shortName(n),
+    params: paramsOf(n.name, n.signature),
+    kind: kindOf(n),
+    doc: n.doc ? oneLine(n.doc, 60).replace(/\.$/, "") : "",
+  }));
+  // What every line would repeat (same kind, parameters, doc) is said once, in the header.
+  const same = (k: "params" | "kind" | "doc") =>
+    rows.length >= 3 && rows.every((x) => x[k] === rows[0][k]);
+  const shared = { params: same("params"), kind: same("kind"), doc: same("doc") };
+  const each = [
+    shared.kind ? rows[0].kind : "",
+    shared.params && rows[0].params ? `params ${rows[0].params}` : "",
+    shared.doc && rows[0].doc ? `doc: ${rows[0].doc}` : "",
+  ].filter(Boolean);
   return [
     header(
-      `symbol '${r.query}': ${
-        r.total_capped ? `${r.total}+ definitions` : plural(r.total, "definition")
-      }`,
+      `${r.query}: ${r.total_capped ? `${r.total}+ definitions` : plural(r.total, "definition")}`,
       [
+        each.length ? `each: ${each.join(" | ")}` : undefined,
         ...truncated(r.total, r.matches.length),
         ...notes,
       ],
     ),
-    ...r.matches.map((n) => {
-      const span = n.end_line && n.end_line > n.line ? `-${n.end_line}` : "";
-      return `${loc(n)}${span} | ${n.qualified_name} | ${kindOf(n)}${
-        n.signature ? ` | ${oneLine(n.signature)}` : ""
-      }`;
-    }),
+    ...rows.map((x) =>
+      [
+        x.where,
+        `${x.name}${shared.params ? "" : x.params}`,
+        shared.kind ? "" : x.kind,
+        shared.doc ? "" : x.doc,
+      ].filter(Boolean).join(" | ")
+    ),
   ].join("\n");
 }
 
@@ -263,8 +310,9 @@ function contextLines(g: ContextGroup): string[] {
   const t = g.target;
   const out = ["--- definition ---"];
   const span = t.end_line && t.end_line > t.line ? `-${t.end_line}` : "";
-  out.push(`${loc(t)}${span} | ${t.qualified_name} | ${kindOf(t)}`);
-  if (t.signature) out.push(`signature: ${oneLine(t.signature, 200)}`);
+  const params = paramsOf(t.name, t.signature);
+  out.push(`${loc(t)}${span} | ${shortName(t)}${params} | ${kindOf(t)}`);
+  if (t.signature && !params) out.push(`signature: ${oneLine(t.signature, 200)}`);
   if (g.doc) out.push(`doc: ${oneLine(g.doc, 200)}`);
   out.push(sectionTitle("callers", g.callers));
   for (const l of g.callers.links) out.push(nodeLine(l.node) + edgeFields(l, false));

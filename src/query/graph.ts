@@ -20,6 +20,8 @@ export interface NodeRef {
   line: number;
   end_line?: number;
   signature?: string;
+  /** First line of the doc comment, when an answer asked for it. */
+  doc?: string;
 }
 
 /** An edge seen from the traversal: the node reached, from which anchor, over which edge. */

@@ -24,6 +24,7 @@ import { normalizeFile, resolveSymbol } from "./resolve_symbol.ts";
 import { search } from "./search.ts";
 import type { CallOptions, ProjectArgs, Session } from "./session.ts";
 import { stats } from "./stats.ts";
+import { DOCS_BY_ID } from "../db/queries.ts";
 import { ASK_TOOLS } from "../ask/tools.ts";
 import { MEMORY_TOOLS, memoryHint } from "../memory/tools.ts";
 
@@ -384,14 +385,20 @@ export const TOOLS: ToolDef[] = [
   tool({
     name: "find_symbol",
     description:
-      "Where a symbol is defined: file:line-end, qualified name, kind, signature. Unknown " +
-      "names get 'did you mean'.",
+      "Where a symbol is defined: file:line-end, name with parameters, kind, first doc line. " +
+      "Unknown names get 'did you mean'.",
     shape: { name: symbolArg, file: fileArg, kind: kindArg },
     annotations: READ,
     cli: { command: "symbol", positionals: ["name"], summary: "where a symbol is defined" },
     async run(session, a, call) {
       const t = await session.target(projectArgs(a), call);
       const r = await resolveSymbol(t.reader, { name: a.name, file: a.file, kind: a.kind }, t.root);
+      const docs = await t.reader.rows(DOCS_BY_ID, { ids: r.matches.map((m) => m.id) });
+      const docOf = new Map(docs.map((d) => [String(d.id), String(d.doc ?? "")]));
+      for (const m of r.matches) {
+        const first = docOf.get(m.id)?.split("\n")[0].trim();
+        if (first) m.doc = first;
+      }
       return answer({ type: "symbols", ...r }, (n) => F.formatSymbols(r, n), t.notes);
     },
   }),
