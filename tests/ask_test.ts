@@ -568,7 +568,7 @@ Deno.test(
       }
       // The full-text index survived: search still works.
       const found = await run(s, "search_code", { query: "user" });
-      assert(found.text.includes("shop.models.User"), found.text);
+      assert(found.text.includes("shop/models.py:5 | User | class"), found.text);
     });
   },
 );
@@ -629,4 +629,28 @@ Deno.test({ name: "ask: a hung model is cut off by the timeout", ...opts }, asyn
   } finally {
     await fake.close();
   }
+});
+
+Deno.test({
+  name:
+    "query_graph: a pattern predicate on a two-label node is refused (it crashes FalkorDB 4.16)",
+  ...opts,
+}, async () => {
+  await withProject(async (s) => {
+    for (
+      const q of [
+        "MATCH (s:Symbol:Function) WHERE NOT ()-[:CALLS]->(s) RETURN count(s)",
+        "MATCH (s:Symbol) WHERE s:Function AND (s)<-[:CALLS]-() RETURN count(s)",
+      ]
+    ) {
+      const why = await failure(run(s, "query_graph", { cypher: q }));
+      assert(/two labels/.test(why), why);
+    }
+    // The rewrite the refusal suggests runs, and the server is still there.
+    const ok = (await run(s, "query_graph", {
+      cypher: "MATCH (s:Function) WHERE NOT ()-[:CALLS]->(s) RETURN count(s) AS n",
+    })).text;
+    assert(/1 row/.test(ok), ok);
+    assertEquals(await (await testDb()).command(["PING"]), "PONG");
+  });
 });

@@ -527,6 +527,7 @@ export function validateCypher(cypher: string, schema: KnownSchema, cap: number)
     if (varTypes.has(a.variable)) checkProp(a.variable, a.prop, true, a.variable);
     else if (varLabels.has(a.variable)) checkProp(a.variable, a.prop, false, a.variable);
   }
+  refuseCrashingPredicates(tokens, s, varLabels);
   if (!problems.length) checkDirections(s, schema, varLabels, problems);
   if (problems.length) {
     throw new CypherInvalid(
@@ -535,6 +536,64 @@ export function validateCypher(cypher: string, schema: KnownSchema, cap: number)
     );
   }
   return withLimit(cypher, tokens, cap);
+}
+
+const CLAUSES = new Set([
+  "MATCH",
+  "OPTIONAL",
+  "WITH",
+  "RETURN",
+  "UNWIND",
+  "ORDER",
+  "CALL",
+  "UNION",
+  "SKIP",
+  "LIMIT",
+]);
+
+/**
+ * FalkorDB 4.16 crashes (the whole server) on a pattern predicate over a node that carries two
+ * labels, e.g. `MATCH (s:Symbol:Function) WHERE NOT ()-[:CALLS]->(s)`. Such a query is refused
+ * before it reaches the shared server, with the rewrite that works.
+ */
+function refuseCrashingPredicates(
+  tokens: Token[],
+  s: Scan,
+  varLabels: Map<string, Set<string>>,
+): void {
+  const inWhere = new Array<boolean>(tokens.length).fill(false);
+  const depth: number[] = [];
+  let d = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t.type === "op" && ["(", "[", "{"].includes(t.value)) d++;
+    else if (t.type === "op" && [")", "]", "}"].includes(t.value)) d--;
+    depth[i] = d;
+  }
+  for (let i = 0; i < tokens.length; i++) {
+    if (!isKw(tokens[i], "WHERE")) continue;
+    for (let j = i + 1; j < tokens.length; j++) {
+      const t = tokens[j];
+      if (depth[j] < depth[i]) break;
+      if (depth[j] === depth[i] && t.type === "ident" && CLAUSES.has(t.value.toUpperCase())) break;
+      inWhere[j] = true;
+    }
+  }
+  const multi = (n: NodePat) =>
+    n.labels.length > 1 || (n.variable !== undefined && (varLabels.get(n.variable)?.size ?? 0) > 1);
+  for (const r of s.rels) {
+    if (!inWhere[r.start]) continue;
+    const ends = s.nodes.filter((n) => n.end === r.start - 1 || n.start === r.end + 1);
+    const bad = ends.find(multi);
+    if (bad) {
+      throw new CypherRefused(
+        `a pattern predicate on a node with two labels (${
+          bad.variable ?? bad.labels.join(":")
+        }) crashes FalkorDB 4.16. Match it with one label (e.g. (s:Function)), or use ` +
+          "OPTIONAL MATCH ... WHERE other IS NULL.",
+      );
+    }
+  }
 }
 
 function checkDirections(

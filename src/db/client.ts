@@ -137,7 +137,9 @@ export class Db {
   }
 
   async #call<T>(fn: () => Promise<T>, ms: number): Promise<T> {
-    if (this.#closed) throw new CgraphError("internal: the database connection was already closed");
+    if (this.#closed) {
+      throw new DbUnavailableError("internal: the database connection was already closed");
+    }
     try {
       return await deadline(fn(), ms, () => this.#lost(`no answer within ${ms} ms`));
     } catch (err) {
@@ -151,10 +153,18 @@ export class Db {
   }
 
   #lost(why: string): CgraphError {
-    return new CgraphError(
+    return new DbUnavailableError(
       `FalkorDB at ${this.address} (${this.endpoint.origin}) stopped answering: ${why}`,
       "Check that the server is running ('cgraph db status'), then try again.",
     );
+  }
+}
+
+/** The database cannot be reached or stopped answering: the connection is of no further use. */
+export class DbUnavailableError extends CgraphError {
+  constructor(message: string, hint?: string) {
+    super(message, hint);
+    this.name = "DbUnavailableError";
   }
 }
 
@@ -170,7 +180,10 @@ function unreachable(ep: Endpoint, why: string): CgraphError {
   const fix = ep.origin.startsWith("FALKORDB")
     ? `Start FalkorDB there, or fix ${ep.origin}; unset it to let cgraph start its own server.`
     : "Run 'cgraph db status' to see what cgraph tried.";
-  return new CgraphError(`Cannot reach FalkorDB at ${address(ep)} (${ep.origin}): ${why}`, fix);
+  return new DbUnavailableError(
+    `Cannot reach FalkorDB at ${address(ep)} (${ep.origin}): ${why}`,
+    fix,
+  );
 }
 
 function messageOf(err: unknown): string {

@@ -4,7 +4,7 @@
  * project (a path), which graph a call means, automatic first indexing, and staleness checks.
  */
 import type { Db } from "../db/client.ts";
-import { DbQueryError } from "../db/client.ts";
+import { DbUnavailableError } from "../db/client.ts";
 import { ensureDb } from "../db/ensure.ts";
 import { CgraphError } from "../errors.ts";
 import { indexProject, type IndexSummary, type Progress } from "../index/indexer.ts";
@@ -102,8 +102,8 @@ export class Session {
 
   /** After a failure: a lost connection is dropped, so the next call connects again. */
   async noteError(err: unknown): Promise<void> {
-    if (!(err instanceof CgraphError) || err instanceof DbQueryError) return;
-    if (!/FalkorDB|database connection/i.test(err.message)) return;
+    // Only a dead connection is dropped (the next call reconnects); refusals keep it.
+    if (!(err instanceof DbUnavailableError)) return;
     const p = this.#db;
     this.#db = undefined;
     if (p) await p.then((db) => db.close()).catch(() => {});
