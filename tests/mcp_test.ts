@@ -39,11 +39,6 @@ const TOOL_NAMES = [
   "forget",
 ];
 
-/** The qualified names of a text answer's result lines (second field; third in dependencies). */
-function resultNames(text: string, field = 1): string[] {
-  return [...new Set(text.split("\n").slice(1).map((l) => l.split(" | ")[field]))].sort();
-}
-
 /** Qualified names of the nodes a callers/callees JSON answer links to (text shows short names). */
 function linkedNames(json: string): string[] {
   const data = JSON.parse(json) as { groups: { links: { node: { qualified_name: string } }[] }[] };

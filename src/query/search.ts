@@ -34,7 +34,14 @@ export interface SearchResult {
   capped: boolean;
 }
 
-const POOL_CAP = 500;
+/**
+ * Full-text candidates ranked per call: ten per requested hit (100 to 500). Exact names come from
+ * the name index besides, so a smaller pool only trims the long tail, and every row saved is
+ * transfer and parsing saved (the pool dominated search latency).
+ */
+function poolCap(limit: number): number {
+  return Math.min(500, Math.max(100, limit * 10));
+}
 
 interface Candidate {
   row: Row;
@@ -64,8 +71,9 @@ export async function search(
     if (words.length > 1) queries.push(words.map((w) => `${w}*`).join("|"));
     for (const q of queries) {
       if (pool.size >= opts.limit) break;
-      const rows = await g.rows(Q.FULLTEXT_SYMBOLS, { q, kind, language, cap: POOL_CAP + 1 });
-      if (rows.length > POOL_CAP) (capped = true, rows.length = POOL_CAP);
+      const cap = poolCap(opts.limit);
+      const rows = await g.rows(Q.FULLTEXT_SYMBOLS, { q, kind, language, cap: cap + 1 });
+      if (rows.length > cap) (capped = true, rows.length = cap);
       for (const r of rows) {
         if (!pool.has(String(r.id))) {
           pool.set(String(r.id), { row: r, score: Number(r.score ?? 0) });
