@@ -130,11 +130,12 @@ async function copyFixture(...langs: string[]): Promise<string> {
 }
 
 /** One random edit: modify (append, truncate, rename a name), delete, add (copy) or move a file. */
-async function randomEdit(dir: string, rnd: () => number): Promise<string> {
+async function randomEdit(dir: string, rnd: () => number, editsOnly = false): Promise<string> {
   const files = await listFiles(dir);
   const pick = files[Math.floor(rnd() * files.length)];
   const abs = join(dir, pick);
-  const op = Math.floor(rnd() * 6);
+  // Edits only (no file added, removed or moved) take the partial re-resolution path.
+  const op = Math.floor(rnd() * (editsOnly ? 3 : 6));
   const text = await Deno.readTextFile(abs).catch(() => "");
   const lines = text.split("\n");
   switch (op) {
@@ -176,12 +177,17 @@ async function randomEdit(dir: string, rnd: () => number): Promise<string> {
   }
 }
 
-const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20];
 const PROPERTY_LANGS = ["python", ...fixtureDirs.filter((l) => l !== "python")];
 
 for (const seed of SEEDS) {
   Deno.test(
-    { name: `incremental == full after random edits (seed ${seed})`, ...opts },
+    {
+      name: `incremental == full after random ${
+        seed > 12 ? "in-file edits" : "edits"
+      } (seed ${seed})`,
+      ...opts,
+    },
     async () => {
       const db = await testDb();
       // Two or three languages per tree, rotating with the seed, so every language gets edited.
@@ -199,7 +205,9 @@ for (const seed of SEEDS) {
       try {
         await indexAs(db, dir, inc);
         for (let round = 0; round < 4; round++) {
-          for (let k = 0; k < 1 + Math.floor(rnd() * 3); k++) log.push(await randomEdit(dir, rnd));
+          for (let k = 0; k < 1 + Math.floor(rnd() * 3); k++) {
+            log.push(await randomEdit(dir, rnd, seed > 12));
+          }
           const s = await indexAs(db, dir, inc);
           assertEquals(s.mode, "incremental", s.warnings.join("; "));
           const f = await indexAs(db, dir, full, { full: true });
@@ -226,3 +234,51 @@ for (const seed of SEEDS) {
     },
   );
 }
+
+Deno.test({
+  name: "incremental == full when an edit elsewhere makes a name ambiguous or unique",
+  ...opts,
+}, async () => {
+  const db = await testDb();
+  const dir = await Deno.makeTempDir({ prefix: "cgraph-names-" });
+  const inc = uniqueName("names-inc");
+  const full = uniqueName("names-full");
+  try {
+    await Deno.writeTextFile(join(dir, "caller.py"), "def run():\n    return helper()\n");
+    await Deno.writeTextFile(join(dir, "lib.py"), "def helper():\n    return 1\n");
+    await Deno.writeTextFile(join(dir, "other.py"), "def unrelated():\n    return 2\n");
+    await indexAs(db, dir, inc);
+    const edges = async (project: string) =>
+      (await db.query(
+        keysFor(project, "test").graph,
+        "MATCH (a:Symbol)-[:CALLS]->(b:Symbol) RETURN a.name AS a, b.path AS b",
+        {},
+        { readOnly: true },
+      )).map((r) => `${r.a}->${r.b}`);
+    assertEquals(await edges(inc), ["run->lib.py"]);
+    // other.py, which caller.py never touched, now defines helper too: the call is ambiguous.
+    await Deno.writeTextFile(join(dir, "other.py"), "\ndef helper():\n    return 3\n", {
+      append: true,
+    });
+    assertEquals((await indexAs(db, dir, inc)).files.modified, ["other.py"]);
+    await indexAs(db, dir, full, { full: true });
+    assertEquals(await edges(inc), []);
+    assertEquals(
+      await dumpGraph(db, keysFor(inc, "test").graph),
+      await dumpGraph(db, keysFor(full, "test").graph),
+    );
+    // And unique again once lib.py's helper is renamed: the call now goes to other.py.
+    await Deno.writeTextFile(join(dir, "lib.py"), "def helper_v2():\n    return 1\n");
+    await indexAs(db, dir, inc);
+    await indexAs(db, dir, full, { full: true });
+    assertEquals(await edges(inc), ["run->other.py"]);
+    assertEquals(
+      await dumpGraph(db, keysFor(inc, "test").graph),
+      await dumpGraph(db, keysFor(full, "test").graph),
+    );
+  } finally {
+    await dropProject(db, inc);
+    await dropProject(db, full);
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -20,6 +20,7 @@ import { bindProject } from "../project/catalog.ts";
 import type { ProjectRef } from "../project/identity.ts";
 import { VERSION } from "../version.ts";
 import type { FileFacts } from "./facts.ts";
+import { affectedFiles } from "./affected.ts";
 import { withLock } from "./lock.ts";
 import { type Edge, fileNode } from "./model.ts";
 import { analyzeParallel } from "./pool.ts";
@@ -277,15 +278,26 @@ async function incremental(
   for (const p of gone) nextFacts.delete(p);
   for (const f of fresh) nextFacts.set(f.path, f);
   progress({ phase: "resolve", done: 0, total: 1 });
-  const after = resolveAll([...nextFacts.values()], languageByName);
+  // Only the files an edit can affect are re-resolved (see affected.ts); the rest keep their edges.
+  const touchedOf = (path: string) =>
+    (previous.edgeDigests[path]?.split("\t")[1] ?? "").split("\n").filter(Boolean);
+  const only = affectedFiles(
+    previous.facts,
+    nextFacts,
+    new Set([...gone, ...freshPaths]),
+    touchedOf,
+  );
+  const after = resolveAll([...nextFacts.values()], languageByName, only);
 
   mark("resolve");
   const changed = new Set([...gone, ...freshPaths]);
   // An unchanged file's edges are rewritten when their resolution changed, or when any of them
   // touched a changed file (those were removed with the changed file's nodes).
-  const cache = edgeCache(after, [...nextFacts.keys()]);
+  const candidates = [...after.resolved].filter((p) => nextFacts.has(p));
+  const cache = edgeCache(after, candidates);
+  log.debug(`incremental: re-resolved ${candidates.length} of ${nextFacts.size} file(s)`);
   const rewire: string[] = [];
-  for (const path of nextFacts.keys()) {
+  for (const path of candidates) {
     if (changed.has(path)) continue;
     const [oldDigest, touched = ""] = previous.edgeDigests[path].split("\t");
     const [newDigest] = cache.digests[path].split("\t");

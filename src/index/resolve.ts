@@ -68,13 +68,21 @@ export interface Resolution {
   symbols: Map<string, SymbolNode[]>;
   /** Edges per owning file (the file whose facts produced them). */
   edges: Map<string, Edge[]>;
+  /** Files whose edges are complete here (all of them unless `only` was given). */
+  resolved: Set<string>;
 }
 
+/**
+ * Resolves every file, or with `only` just those files' calls and imports (the structure of every
+ * file is always resolved: which type owns what and inherits from whom). Files that state the same
+ * structural fact as one in `only` join it, since ownership of a shared fact can move between them.
+ */
 export function resolveAll(
   allFacts: FileFacts[],
   specOf: (language: string) => LanguageSpec | undefined,
+  only?: Set<string>,
 ): Resolution {
-  return new Resolver(allFacts, specOf).run();
+  return new Resolver(allFacts, specOf).run(only);
 }
 
 class Resolver {
@@ -134,14 +142,32 @@ class Resolver {
     this.repo = repoFiles(sorted);
   }
 
-  run(): Resolution {
+  run(only?: Set<string>): Resolution {
     // Owners and bases first: method lookups through self/this depend on them.
     for (const scope of this.scopes.values()) this.attachOwners(scope);
     const edges = new Map<string, Edge[]>();
     for (const scope of this.scopes.values()) edges.set(scope.facts.path, this.inheritEdges(scope));
     for (const scope of this.scopes.values()) {
-      const out = edges.get(scope.facts.path)!;
-      out.push(...this.definesEdges(scope), ...this.imports(scope), ...this.callEdges(scope));
+      edges.get(scope.facts.path)!.push(...this.definesEdges(scope));
+    }
+    const resolved = only ? new Set(only) : new Set(this.scopes.keys());
+    if (only) {
+      const owners = new Map<string, string[]>();
+      for (const [path, list] of edges) {
+        for (const e of list) {
+          const key = `${e.type}\0${e.from}\0${e.to}`;
+          owners.set(key, [...(owners.get(key) ?? []), path]);
+        }
+      }
+      for (const paths of owners.values()) {
+        if (paths.length > 1 && paths.some((p) => only.has(p))) {
+          paths.forEach((p) => resolved.add(p));
+        }
+      }
+    }
+    for (const scope of this.scopes.values()) {
+      if (!resolved.has(scope.facts.path)) continue;
+      edges.get(scope.facts.path)!.push(...this.imports(scope), ...this.callEdges(scope));
     }
     // One edge per (type, from, to) across the repository: two files can state the same fact
     // (two `impl Trait for T` blocks); the first file in path order owns it.
@@ -166,7 +192,7 @@ class Resolver {
         scope.refs.map((r) => r.node),
       );
     }
-    return { symbols, edges };
+    return { symbols, edges, resolved };
   }
 
   // ---- structure ------------------------------------------------------------------------------

@@ -1,0 +1,128 @@
+/**
+ * Which files an edit can change the resolution of, so an incremental run re-resolves those and
+ * not the whole repository. Resolution looks names up (scopes, imports, packages, unique names,
+ * members): a file is affected when it mentions a name whose definitions changed, or when its edges
+ * touched a changed file. Edits that change more than names (files added or removed, a package
+ * moved, inheritance rewired) answer `undefined`: resolve everything.
+ */
+import type { FileFacts } from "./facts.ts";
+
+const mentionsCache = new WeakMap<FileFacts, Set<string>>();
+
+/** Every name a file's resolution may look up. */
+function mentions(f: FileFacts): Set<string> {
+  let names = mentionsCache.get(f);
+  if (names) return names;
+  names = new Set<string>();
+  const add = (text: string | undefined) => {
+    if (!text) return;
+    for (const part of text.split(/[^\p{L}\p{N}_$@!?]+/u)) if (part) names!.add(part);
+  };
+  for (const c of f.calls) {
+    add(c.name);
+    add(c.receiver);
+  }
+  for (const h of f.hints) {
+    add(h.type);
+    add(h.variable);
+  }
+  for (const i of f.inherits) {
+    add(i.name);
+    add(i.ownerName);
+  }
+  for (const i of f.imports) {
+    add(i.name);
+    add(i.alias);
+    add(i.source);
+  }
+  for (const d of f.defs) add(d.owner);
+  mentionsCache.set(f, names);
+  return names;
+}
+
+/** Per name: what the file defines under it (kind, place, owner), to see which names changed. */
+function definitions(f: FileFacts): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const d of f.defs) {
+    const parent = d.parent >= 0 ? f.defs[d.parent].local : "";
+    const list = out.get(d.name) ?? [];
+    list.push(`${d.kind}|${d.local}|${parent}|${d.owner ?? ""}`);
+    out.set(d.name, list);
+  }
+  return out;
+}
+
+function differing(a: string[], b: string[]): string[] {
+  const sa = new Set(a);
+  const sb = new Set(b);
+  return [...a.filter((x) => !sb.has(x)), ...b.filter((x) => !sa.has(x))];
+}
+
+function namesChanged(before: FileFacts, after: FileFacts): Set<string> | undefined {
+  if (
+    before.module !== after.module || before.package !== after.package ||
+    before.language !== after.language
+  ) return undefined;
+  const inherits = (f: FileFacts) =>
+    f.inherits.map((i) =>
+      `${i.from >= 0 ? f.defs[i.from]?.local : i.ownerName}|${i.name}|${i.relation}`
+    );
+  if (differing(inherits(before), inherits(after)).length) return undefined;
+  const changed = new Set<string>();
+  const a = definitions(before);
+  const b = definitions(after);
+  for (const name of new Set([...a.keys(), ...b.keys()])) {
+    if (differing(a.get(name) ?? [], b.get(name) ?? []).length) changed.add(name);
+  }
+  // Type hints at class level are read by other files (`s.store.Save()`), imports are followed by
+  // other files (re-exports): their names count as changed when they do.
+  const hints = (f: FileFacts) => f.hints.map((h) => `${h.scope}|${h.variable}|${h.type}`);
+  for (const h of differing(hints(before), hints(after))) {
+    const variable = h.split("|")[1];
+    for (const part of variable.split(".")) changed.add(part);
+  }
+  const imports = (f: FileFacts) =>
+    f.imports.map((i) => `${i.source}|${i.name ?? ""}|${i.alias ?? ""}|${i.wildcard ?? ""}`);
+  for (const i of differing(imports(before), imports(after))) {
+    const [, name, alias] = i.split("|");
+    if (name) changed.add(name);
+    if (alias) changed.add(alias);
+  }
+  return changed;
+}
+
+/**
+ * Files to re-resolve after `changed` (modified) files went from `before` to `after`; undefined
+ * when everything must be. `touched(path)` lists the files a file's stored edges touched.
+ */
+export function affectedFiles(
+  before: Map<string, FileFacts>,
+  after: Map<string, FileFacts>,
+  changed: Set<string>,
+  touched: (path: string) => string[],
+): Set<string> | undefined {
+  const names = new Set<string>();
+  for (const path of changed) {
+    const a = before.get(path);
+    const b = after.get(path);
+    if (!a || !b) return undefined; // added or removed: the file set itself changed
+    const n = namesChanged(a, b);
+    if (!n) return undefined;
+    n.forEach((x) => names.add(x));
+  }
+  const affected = new Set(changed);
+  for (const [path, facts] of after) {
+    if (affected.has(path)) continue;
+    if (touched(path).some((t) => changed.has(t))) affected.add(path);
+    else if (names.size) {
+      const m = mentions(facts);
+      for (const n of names) {
+        if (m.has(n)) {
+          affected.add(path);
+          break;
+        }
+      }
+    }
+  }
+  return affected;
+}
