@@ -5,17 +5,10 @@
  * facts drive validation (known labels, properties and relationship directions), so what the
  * prompt promises and what the validator accepts cannot disagree.
  */
+import { SYMBOL_KINDS } from "../index/facts.ts";
 
-export const KIND_LABELS = [
-  "Function",
-  "Method",
-  "Class",
-  "Interface",
-  "Struct",
-  "Enum",
-  "Trait",
-  "Module",
-] as const;
+/** The kind labels every Symbol also carries (the indexer's list, never a copy of it). */
+export const KIND_LABELS = SYMBOL_KINDS;
 
 export interface LabelDoc {
   label: string;

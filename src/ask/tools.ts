@@ -7,7 +7,8 @@ import { CgraphError } from "../errors.ts";
 import { displayName } from "../project/names.ts";
 import * as F from "../query/format.ts";
 import type { CallOptions, ProjectArgs, Session } from "../query/session.ts";
-import type { Answer, ToolAnnotations, ToolDef } from "../query/tools.ts";
+import type { Answer, ToolDef } from "../query/tools.ts";
+import { COMMON, READ } from "../query/tool_kit.ts";
 import { ask, type AskResult } from "./ask.ts";
 import { type Llm, noModelError, samplingLlm, serverModel } from "./llm.ts";
 import { contextLine, type ContextNode, queryTimeoutMs, runReadOnly, tableLines } from "./run.ts";
@@ -15,19 +16,6 @@ import { formatSchema, liveSchema, schemaResult } from "./schema.ts";
 import { knownSchema, validateCypher } from "./validate.ts";
 
 // The arguments every tool takes (as in src/query/tools.ts).
-const COMMON = {
-  project: z.string().optional(),
-  branch: z.string().optional(),
-  path: z.string().optional(),
-  format: z.enum(["text", "json"]).optional(),
-};
-
-const READ: ToolAnnotations = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-};
 
 const projectArgs = (a: ProjectArgs): ProjectArgs => ({
   project: a.project,

@@ -21,7 +21,8 @@ import {
 import { byDepthThenLocation, fileOf, mergeParallel } from "../query/neighbors.ts";
 import { queryWords, resolveSymbol } from "../query/resolve_symbol.ts";
 import type { CallOptions, ProjectArgs, Session, Target } from "../query/session.ts";
-import type { Answer, ToolAnnotations, ToolDef } from "../query/tools.ts";
+import type { Answer, ToolDef } from "../query/tools.ts";
+import { COMMON, READ, type ToolAnnotations } from "../query/tool_kit.ts";
 import { type Commit, historyOf } from "./history.ts";
 import {
   checkTags,
@@ -35,19 +36,6 @@ import {
 } from "./notes.ts";
 
 // The tool table's shared arguments (kept in step with src/query/tools.ts, which imports this).
-const COMMON = {
-  project: z.string().optional(),
-  branch: z.string().optional(),
-  path: z.string().optional(),
-  format: z.enum(["text", "json"]).optional(),
-};
-
-const READ: ToolAnnotations = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-};
 
 function tool<S extends z.ZodRawShape>(def: {
   name: string;

@@ -40,16 +40,7 @@ export interface Link {
   depth: number;
 }
 
-export const SYMBOL_KINDS: SymbolKind[] = [
-  "Function",
-  "Method",
-  "Class",
-  "Interface",
-  "Struct",
-  "Enum",
-  "Trait",
-  "Module",
-];
+export { SYMBOL_KINDS } from "../index/facts.ts";
 
 export function isFile(n: NodeRef): boolean {
   return n.kind === "File";

@@ -24,6 +24,7 @@ import { normalizeFile, resolveSymbol } from "./resolve_symbol.ts";
 import { search } from "./search.ts";
 import type { CallOptions, ProjectArgs, Session } from "./session.ts";
 import { stats } from "./stats.ts";
+import { COMMON, READ, type ToolAnnotations, WRITE } from "./tool_kit.ts";
 import { DOCS_BY_ID } from "../db/queries.ts";
 import { ASK_TOOLS } from "../ask/tools.ts";
 import { MEMORY_TOOLS, memoryHint } from "../memory/tools.ts";
@@ -34,13 +35,7 @@ export interface ToolOutput {
   data: Record<string, unknown>;
 }
 
-export interface ToolAnnotations {
-  title?: string;
-  readOnlyHint: boolean;
-  destructiveHint: boolean;
-  idempotentHint: boolean;
-  openWorldHint: boolean;
-}
+export type { ToolAnnotations } from "./tool_kit.ts";
 
 export interface CliSpec {
   /** `cgraph <command>` */
@@ -71,13 +66,6 @@ export interface Answer {
 
 // ---- shared argument schemas ------------------------------------------------------------------
 
-const COMMON = {
-  project: z.string().optional(),
-  branch: z.string().optional(),
-  path: z.string().optional(),
-  format: z.enum(["text", "json"]).optional(),
-};
-
 // Described once, in the server's instructions: a symbol is a name, a qualified name or its tail;
 // file narrows it (a path or its tail). Empty strings are refused by the resolver.
 const symbolArg = z.string();
@@ -86,19 +74,6 @@ const kindArg = z.string().optional().describe(
   "Function|Method|Class|Interface|Struct|Enum|Trait|Module",
 );
 const int = () => z.number();
-
-const READ: ToolAnnotations = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-};
-const WRITE: ToolAnnotations = {
-  readOnlyHint: false,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-};
 
 /** Clamps a number into [lo, hi]; a note says so when it had to. */
 function clamp(name: string, v: number, lo: number, hi: number, notes: string[]): number {
