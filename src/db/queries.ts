@@ -58,7 +58,8 @@ WHERE ($kind IS NULL OR s.kind = $kind) AND ($language IS NULL OR s.language = $
 RETURN ${node("s")}, s.words AS words, s.doc AS doc, s.language AS language, score
 ORDER BY score DESC LIMIT $cap`;
 
-export const SYMBOLS_BY_NAME_FILTERED = `MATCH (s:Symbol {name: $name})
+export const SYMBOLS_BY_NAME_FILTERED = `UNWIND $names AS n
+MATCH (s:Symbol {name: n})
 WHERE ($kind IS NULL OR s.kind = $kind) AND ($language IS NULL OR s.language = $language)
 RETURN ${node("s")}, s.words AS words, s.doc AS doc, s.language AS language LIMIT $cap`;
 

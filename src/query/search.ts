@@ -83,13 +83,10 @@ export async function search(
   }
   const name = normalizeName(query);
   const last = name.slice(name.lastIndexOf(".") + 1);
-  for (const n of new Set([query.trim(), last])) {
-    if (!n) continue;
-    for (
-      const r of await g.rows(Q.SYMBOLS_BY_NAME_FILTERED, { name: n, kind, language, cap: 100 })
-    ) {
-      if (!pool.has(String(r.id))) pool.set(String(r.id), { row: r, score: 0 });
-    }
+  // The query as a name and its last dotted part, in one round trip.
+  const names = [...new Set([query.trim(), last])].filter(Boolean);
+  for (const r of await g.rows(Q.SYMBOLS_BY_NAME_FILTERED, { names, kind, language, cap: 200 })) {
+    if (!pool.has(String(r.id))) pool.set(String(r.id), { row: r, score: 0 });
   }
 
   const dotted = name.includes(".") ? name.toLowerCase() : undefined;
