@@ -28,7 +28,9 @@ export const INSTRUCTIONS =
   "a name, a qualified name or its dotted tail (Class.method); when several definitions match, " +
   "each is answered in its own group: narrow with file or a qualified name. Text answers: one " +
   "header line, then one result per line, fields separated by ' | ', paths relative to the " +
-  "project root. A header saying 'stale' means files changed since indexing: call index_repo.";
+  "project root; names are shown without the part their path already says. 'guess 0.7' marks a " +
+  "call linked by a unique name only. A header saying 'stale' means files changed since " +
+  "indexing: call index_repo.";
 
 /** Overall progress (0-100) from the indexer's phases, for MCP progress notifications. */
 export function overallProgress(p: Progress): number {

@@ -98,7 +98,9 @@ function edgeFields(l: Link, showDepth: boolean): string {
       }`,
     );
   }
-  if (l.confidence !== undefined && l.confidence < 1) parts.push(`conf ${l.confidence}`);
+  // Scope, import, self and typed-receiver links (confidence >= 0.9) are sure enough to say
+  // nothing; a unique-name match is marked, with its confidence (JSON carries every value).
+  if (l.confidence !== undefined && l.confidence < 0.9) parts.push(`guess ${l.confidence}`);
   if (showDepth) {
     parts.push(l.depth > 1 && l.via_name ? `d${l.depth} via ${l.via_name}` : `d${l.depth}`);
   }
