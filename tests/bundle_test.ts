@@ -146,7 +146,7 @@ Deno.test({
       env,
     );
     assertEquals(callers.code, 0, callers.stderr);
-    assert.match(callers.stdout, /^mod6\.py:4 \| f6 \| function \| call at 6$/m);
+    assert.match(callers.stdout, /^mod6\.py:4 \| f6 \| function \| at 6$/m);
     await assertNothingFetched();
   } finally {
     await dropProject(db, viaBundle);

@@ -164,7 +164,7 @@ Deno.test(
       assert(answers.impact_analysis.startsWith("impact (IN, depth 2) of shop.db.connect"));
       assert(answers.search_code.split("\n")[1].endsWith("| User | class | exact"));
       assertEquals(answers.find_symbol.split("\n")[0], "register: 2 definitions");
-      assert(answers.find_references.includes("shop/models.py:19 | extends | shop.models.Admin"));
+      assert(answers.find_references.includes("shop/models.py:19 | extends | Admin"));
       assert(answers.get_context.includes("--- callers (2) ---"));
       assertEquals(answers.detect_circular, "IMPORTS cycles: 0 (shortest first)");
       assert(answers.get_stats.includes("7 files, 21 symbols"), answers.get_stats);

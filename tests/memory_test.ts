@@ -803,7 +803,7 @@ Deno.test({
     );
     assertEquals(
       sectionOf(text, "definition")[0],
-      "billing/invoice.py:1-5 | billing.invoice.total | function",
+      "billing/invoice.py:1-5 | total | function",
     );
     assertEquals(sectionOf(text, "callers").map((l) => l.split(" | ")[0]), [
       "billing/invoice.py:8",

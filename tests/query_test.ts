@@ -185,13 +185,13 @@ Deno.test({ name: "text answers: header line, then one result per line", ...opts
       await call(s, "get_callers", { ...base, symbol: "shop.db.store" }),
       [
         "callers (depth 1) of shop.db.store (function, shop/db.py:13): 2 callers",
-        "shop/models.py:14 | User.save | method | call at 16",
-        "shop/service.py:18 | UserService._audit | method | call at 19",
+        "shop/models.py:14 | User.save | method | at 16",
+        "shop/service.py:18 | UserService._audit | method | at 19",
       ].join("\n"),
     );
     const callees = (await call(s, "get_callees", { ...base, symbol: "main.main" })).split("\n");
     assertEquals(callees[0], "callees (depth 1) of main.main (function, main.py:6): 4 callees");
-    assert(callees.includes("shop/db.py:6 | connect | function | call at 10"));
+    assert(callees.includes("shop/db.py:6 | connect | function | at 10"));
 
     const sym = await call(s, "find_symbol", { ...base, name: "UserService.register" });
     assertEquals(sym.split("\n"), [
@@ -213,9 +213,9 @@ Deno.test({ name: "text answers: header line, then one result per line", ...opts
     const refs = (await call(s, "find_references", { ...base, symbol: "shop.models.User" }))
       .split("\n");
     assertEquals(refs[0], "references to shop.models.User (class, shop/models.py:5): 3 references");
-    assert(refs.includes("shop/service.py:13 | call | shop.service.UserService.register | method"));
-    assert(refs.includes("shop/service.py:3 | import | shop/service.py | file"));
-    assert(refs.includes("shop/models.py:19 | extends | shop.models.Admin | class"));
+    assert(refs.includes("shop/service.py:13 | call | UserService.register | method"));
+    assert(refs.includes("shop/service.py:3 | import | shop/service.py"));
+    assert(refs.includes("shop/models.py:19 | extends | Admin | class"));
 
     const impact = (await call(s, "impact_analysis", { ...base, symbol: "shop.db.store" }))
       .split("\n");
@@ -280,10 +280,10 @@ Deno.test(
       assertEquals(text, [
         "callers (depth 1) of 'store': 2 definitions match; narrow with file or a qualified name",
         "# shop/db.py:13 | store | function: 2 callers",
-        "shop/models.py:14 | User.save | method | call at 16",
-        "shop/service.py:18 | UserService._audit | method | call at 19",
+        "shop/models.py:14 | User.save | method | at 16",
+        "shop/service.py:18 | UserService._audit | method | at 19",
         "# shop/decoy.py:4 | store | function: 1 caller",
-        "shop/decoy.py:8 | register | function | call at 9",
+        "shop/decoy.py:8 | register | function | at 9",
       ]);
       // Narrowed by file (a tail of the path) or by kind.
       const narrowed = await call(s, "get_callers", { ...base, symbol: "store", file: "decoy.py" });
@@ -436,7 +436,7 @@ Deno.test({ name: "first use indexes automatically; stale graphs say so", ...opt
     );
     const after = await call(s, "get_callers", { symbol: "shop.db.connect" });
     assert(!after.includes("stale"), after);
-    assert(after.includes("shop/db.py:31 | vacuum | function | call at 32"), after);
+    assert(after.includes("shop/db.py:31 | vacuum | function | at 32"), after);
 
     const unchanged = await call(s, "index_file", { file: "shop/models.py" });
     assert(unchanged.startsWith("index_file shop/models.py: unchanged"), unchanged);

@@ -565,7 +565,7 @@ function memoryLines(gr: MemoryGroup): string[] {
   const file = isFile(t);
   const out = ["--- definition ---"];
   const span = t.end_line && t.end_line > t.line ? `-${t.end_line}` : "";
-  out.push(file ? `${t.path} | file` : `${F.loc(t)}${span} | ${t.qualified_name} | ${F.kindOf(t)}`);
+  out.push(file ? `${t.path} | file` : `${F.loc(t)}${span} | ${F.shortName(t)} | ${F.kindOf(t)}`);
   if (t.signature) out.push(`signature: ${oneLine(t.signature, 200)}`);
   if (gr.doc) out.push(`doc: ${oneLine(gr.doc, 200)}`);
   const [inName, outName] = file ? ["imported by", "imports"] : ["callers", "callees"];

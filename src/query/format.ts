@@ -92,11 +92,9 @@ function oneLine(text: string, max = 120): string {
 function edgeFields(l: Link, showDepth: boolean): string {
   const parts: string[] = [];
   if (l.at !== undefined) {
-    parts.push(
-      `${l.rel === "CALLS" ? "call" : l.rel.toLowerCase()} at ${l.at}${
-        l.count && l.count > 1 ? ` (x${l.count})` : ""
-      }`,
-    );
+    // The line of the call / import / declaration: what kind of edge it is, the header or the
+    // line's own relation already says.
+    parts.push(`at ${l.at}${l.count && l.count > 1 ? ` (x${l.count})` : ""}`);
   }
   // Scope, import, self and typed-receiver links (confidence >= 0.9) are sure enough to say
   // nothing; a unique-name match is marked, with its confidence (JSON carries every value).
@@ -287,7 +285,7 @@ export function formatReferences(r: ReferencesResult, notes: string[] = []): str
       g.refs.map((x) =>
         `${x.path}${x.line !== undefined ? `:${x.line}` : ""} | ${x.kind}${
           x.count && x.count > 1 ? ` (x${x.count})` : ""
-        } | ${x.from.qualified_name} | ${kindOf(x.from)}`
+        } | ${isFile(x.from) ? x.from.path : `${shortName(x.from)} | ${kindOf(x.from)}`}`
       ),
     (g) => [...truncated(g.total, g.refs.length), ...(g.capped ? ["search capped"] : [])],
     notes,
