@@ -14,6 +14,7 @@ import { testDb } from "./helpers/db.ts";
 import { dropProject, indexAs, uniqueName } from "./helpers/graph.ts";
 import { childEnv, connectMcp, dbUrl, type McpSession, ROOT, textOf } from "./helpers/mcp.ts";
 import { savingPercent, tokens } from "./helpers/tokens.ts";
+import { STRUCTURAL_TOOL_NAMES } from "../src/query/tools.ts";
 
 const PY = join(ROOT, "fixtures/python");
 const opts = { sanitizeOps: false, sanitizeResources: false };
@@ -77,24 +78,6 @@ Deno.test({ name: "tokens: every tool description is under 100 tokens", ...opts 
   });
 });
 
-/** The structural tools of issue 4, whose listing has the 2,500-token budget. */
-const STRUCTURAL = [
-  "index_repo",
-  "index_file",
-  "get_callers",
-  "get_callees",
-  "get_dependencies",
-  "impact_analysis",
-  "find_path",
-  "search_code",
-  "find_symbol",
-  "find_references",
-  "get_context",
-  "detect_circular",
-  "get_stats",
-  "list_projects",
-];
-
 Deno.test({
   name: "tokens: tools/list of the structural tools is under 2,500 tokens (all tools under 3,000)",
   ignore: PENDING.has("tools/list"),
@@ -102,8 +85,8 @@ Deno.test({
 }, async () => {
   await withMcp(uniqueName("t-tok-list"), async (mcp) => {
     const listed = await mcp.client.listTools();
-    const structural = listed.tools.filter((t) => STRUCTURAL.includes(t.name));
-    assertEquals(structural.length, STRUCTURAL.length);
+    const structural = listed.tools.filter((t) => STRUCTURAL_TOOL_NAMES.includes(t.name));
+    assertEquals(structural.length, STRUCTURAL_TOOL_NAMES.length);
     const n = tokens(JSON.stringify({ tools: structural }));
     assert(n < 2500, `tools/list of the structural tools is ${n} tokens`);
     // ask, memory and schema tools come on top; this ceiling keeps the whole list in check.

@@ -468,6 +468,11 @@ export const TOOLS: ToolDef[] = [
   ...MEMORY_TOOLS,
 ];
 
+/** The structural tools (everything but ask and memory): the set the tools/list budget is for. */
+export const STRUCTURAL_TOOL_NAMES: string[] = TOOLS
+  .filter((t) => !ASK_TOOLS.includes(t) && !MEMORY_TOOLS.includes(t))
+  .map((t) => t.name);
+
 async function runCalls(
   type: "callers" | "callees",
   session: Session,
