@@ -167,9 +167,9 @@ export function formatDependencies(r: DependenciesResult, notes: string[] = []):
     (g) => plural(g.total, "edge"),
     (g) =>
       g.links.map((l) =>
-        `${l.dir.toLowerCase()} ${l.rel}${l.via !== g.target.id ? " (its file)" : ""} | ${
-          nodeLine(l.node)
-        }${edgeFields(l, false)}`
+        `${r.direction === "BOTH" ? `${l.dir.toLowerCase()} ` : ""}${l.rel}${
+          l.via !== g.target.id ? " (its file)" : ""
+        } | ${nodeLine(l.node)}${edgeFields(l, false)}`
       ),
     neighborExtra,
     notes,
@@ -256,7 +256,12 @@ export function formatSymbols(r: Resolved, notes: string[] = []): string {
   ].filter(Boolean);
   return [
     header(
-      `${r.query}: ${r.total_capped ? `${r.total}+ definitions` : plural(r.total, "definition")}`,
+      // One exact hit needs no echo of a long query: its line says everything.
+      r.total === 1 && r.matches[0]?.qualified_name === r.query
+        ? "1 definition"
+        : `${r.query}: ${
+          r.total_capped ? `${r.total}+ definitions` : plural(r.total, "definition")
+        }`,
       [
         each.length ? `each: ${each.join(" | ")}` : undefined,
         ...truncated(r.total, r.matches.length),
