@@ -22,7 +22,7 @@ import { byDepthThenLocation, fileOf, mergeParallel } from "../query/neighbors.t
 import { queryWords, resolveSymbol } from "../query/resolve_symbol.ts";
 import type { CallOptions, ProjectArgs, Session, Target } from "../query/session.ts";
 import type { Answer, ToolDef } from "../query/tools.ts";
-import { COMMON, READ, type ToolAnnotations } from "../query/tool_kit.ts";
+import { clamp, COMMON, projectArgs, READ, type ToolAnnotations } from "../query/tool_kit.ts";
 import { type Commit, historyOf } from "./history.ts";
 import {
   checkTags,
@@ -50,23 +50,6 @@ function tool<S extends z.ZodRawShape>(def: {
   ): Promise<Answer>;
 }): ToolDef {
   return { ...def, shape: { ...def.shape, ...COMMON }, run: def.run as ToolDef["run"] };
-}
-
-const projectArgs = (a: ProjectArgs): ProjectArgs => ({
-  project: a.project,
-  branch: a.branch,
-  path: a.path,
-});
-
-function clamp(name: string, v: number, lo: number, hi: number, notes: string[]): number {
-  const c = Math.min(hi, Math.max(lo, Math.trunc(v)));
-  if (c !== v) notes.push(`${name} ${v} clamped to ${c}`);
-  return c;
-}
-
-function oneLine(text: string, max = 160): string {
-  const t = text.replace(/\s+/g, " ").trim();
-  return t.length > max ? `${t.slice(0, max - 3)}...` : t;
 }
 
 function day(iso: string): string {
@@ -245,7 +228,7 @@ const forget = tool({
       data: { type: "forgotten", ...noteJson(gone) },
       text: (notes) =>
         F.header(`forgot ${gone.note_id} (${gone.kind}) on ${gone.qualified_name}`, [
-          `was: ${oneLine(gone.text, 80)}`,
+          `was: ${F.oneLine(gone.text, 80)}`,
           ...notes,
         ]),
       notes: [],
@@ -275,9 +258,9 @@ function snippet(body: string, words: string[]): string {
     .replace(/\s+/g, " ");
   const lower = text.toLowerCase();
   const at = words.map((w) => lower.indexOf(w)).filter((i) => i >= 0).sort((a, b) => a - b)[0];
-  if (at === undefined) return oneLine(text, 100);
+  if (at === undefined) return F.oneLine(text, 100);
   const from = Math.max(0, at - 40);
-  return `${from > 0 ? "..." : ""}${oneLine(text.slice(from), 100)}`;
+  return `${from > 0 ? "..." : ""}${F.oneLine(text.slice(from), 100)}`;
 }
 
 async function searchDecisions(g: GraphReader, q: string, words: string[], cap: number) {
@@ -309,7 +292,9 @@ async function searchDecisions(g: GraphReader, q: string, words: string[], cap: 
 }
 
 function decisionLine(d: { path: string; title: string; status: string; date: string }): string {
-  return [d.path, oneLine(d.title, 100), d.status || "no status", d.date || "undated"].join(" | ");
+  return [d.path, F.oneLine(d.title, 100), d.status || "no status", d.date || "undated"].join(
+    " | ",
+  );
 }
 
 const recall = tool({
@@ -409,7 +394,7 @@ const recall = tool({
                 p.note.kind,
                 aboutText(p),
                 noteMeta(p.note),
-                oneLine(p.note.text),
+                F.oneLine(p.note.text, 160),
               ].join(" | ");
             }
             const d = h.decision;
@@ -566,8 +551,8 @@ function memoryLines(gr: MemoryGroup): string[] {
   const out = ["--- definition ---"];
   const span = t.end_line && t.end_line > t.line ? `-${t.end_line}` : "";
   out.push(file ? `${t.path} | file` : `${F.loc(t)}${span} | ${F.shortName(t)} | ${F.kindOf(t)}`);
-  if (t.signature) out.push(`signature: ${oneLine(t.signature, 200)}`);
-  if (gr.doc) out.push(`doc: ${oneLine(gr.doc, 200)}`);
+  if (t.signature) out.push(`signature: ${F.oneLine(t.signature, 200)}`);
+  if (gr.doc) out.push(`doc: ${F.oneLine(gr.doc, 200)}`);
   const [inName, outName] = file ? ["imported by", "imports"] : ["callers", "callees"];
   out.push(`--- ${inName} (${count(gr.callers.links.length, gr.callers.total)}) ---`);
   for (const l of gr.callers.links) out.push(edgeLine(l));
@@ -579,7 +564,7 @@ function memoryLines(gr: MemoryGroup): string[] {
     const on = n.via ? `${n.relation} ${n.via.qualified_name}` : n.relation;
     const moved = p.how === "moved" ? ` (${movedFrom(p)})` : "";
     out.push(
-      [p.note.note_id, p.note.kind, `${on}${moved}`, noteMeta(p.note), oneLine(p.note.text)]
+      [p.note.note_id, p.note.kind, `${on}${moved}`, noteMeta(p.note), F.oneLine(p.note.text, 160)]
         .join(" | "),
     );
   }
@@ -599,7 +584,7 @@ function memoryLines(gr: MemoryGroup): string[] {
         c.hash.slice(0, 10),
         day(c.date),
         c.author,
-        oneLine(c.subject, 120),
+        F.oneLine(c.subject, 120),
         ...(c.fix ? ["fix"] : []),
       ]
         .join(" | "),

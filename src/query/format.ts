@@ -84,7 +84,7 @@ export function header(first: string, parts: (string | undefined | false)[] = []
   return [first, ...parts.filter((p): p is string => !!p)].join("; ");
 }
 
-function oneLine(text: string, max = 120): string {
+export function oneLine(text: string, max = 120): string {
   const t = text.replace(/\s+/g, " ").trim();
   return t.length > max ? `${t.slice(0, max - 3)}...` : t;
 }

@@ -4,6 +4,7 @@
  * contribute tools to it can import these without an import cycle.
  */
 import { z } from "zod";
+import type { ProjectArgs } from "./session.ts";
 
 /** Annotations as MCP defines them (all four on every tool). */
 export interface ToolAnnotations {
@@ -35,3 +36,17 @@ export const WRITE: ToolAnnotations = {
   idempotentHint: true,
   openWorldHint: false,
 };
+
+/** Clamps a number into [lo, hi]; a note says so when it had to. */
+export function clamp(name: string, v: number, lo: number, hi: number, notes: string[]): number {
+  const c = Math.min(hi, Math.max(lo, Math.trunc(v)));
+  if (c !== v) notes.push(`${name} ${v} clamped to ${c}`);
+  return c;
+}
+
+/** Just the arguments that pick a project (a tool's own arguments left out). */
+export const projectArgs = (a: ProjectArgs): ProjectArgs => ({
+  project: a.project,
+  branch: a.branch,
+  path: a.path,
+});

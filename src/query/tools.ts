@@ -24,7 +24,7 @@ import { normalizeFile, resolveSymbol } from "./resolve_symbol.ts";
 import { search } from "./search.ts";
 import type { CallOptions, ProjectArgs, Session } from "./session.ts";
 import { stats } from "./stats.ts";
-import { COMMON, READ, type ToolAnnotations, WRITE } from "./tool_kit.ts";
+import { clamp, COMMON, projectArgs, READ, type ToolAnnotations, WRITE } from "./tool_kit.ts";
 import { DOCS_BY_ID } from "../db/queries.ts";
 import { ASK_TOOLS } from "../ask/tools.ts";
 import { MEMORY_TOOLS, memoryHint } from "../memory/tools.ts";
@@ -75,13 +75,6 @@ const kindArg = z.string().optional().describe(
 );
 const int = () => z.number();
 
-/** Clamps a number into [lo, hi]; a note says so when it had to. */
-function clamp(name: string, v: number, lo: number, hi: number, notes: string[]): number {
-  const c = Math.min(hi, Math.max(lo, Math.trunc(v)));
-  if (c !== v) notes.push(`${name} ${v} clamped to ${c}`);
-  return c;
-}
-
 function tool<S extends z.ZodRawShape>(def: {
   name: string;
   description: string;
@@ -108,12 +101,6 @@ function answer(
 ): Answer {
   return { data: data as Record<string, unknown>, text: render, notes };
 }
-
-const projectArgs = (a: ProjectArgs): ProjectArgs => ({
-  project: a.project,
-  branch: a.branch,
-  path: a.path,
-});
 
 // ---- indexing ---------------------------------------------------------------------------------
 
