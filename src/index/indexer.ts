@@ -31,6 +31,9 @@ import { GraphWriter } from "./writer.ts";
 
 export type IndexMode = "full" | "incremental";
 
+/** Files per slice when the facts and edge caches are written. */
+const CACHE_SLICE = 500;
+
 export interface Progress {
   phase: "scan" | "parse" | "resolve" | "write" | "done";
   done: number;
@@ -224,10 +227,13 @@ async function full(
   progress({ phase: "write", done: 2, total: 3 });
   await syncDecisions(db, ref.keys.staging, ref.root, facts);
   await db.hashSet(staged[0], Object.fromEntries(facts.map((f) => [f.path, f.hash])));
-  await db.hashSet(staged[1], Object.fromEntries(facts.map((f) => [f.path, JSON.stringify(f)])));
-  const cache = edgeCache(resolution, facts.map((f) => f.path));
-  await db.hashSet(staged[2], cache.digests);
-  await db.hashSet(staged[3], edgeLists(resolution, facts.map((f) => f.path)));
+  // Facts and edge lists are large (tens of MB on 10,000 files): serialised a slice at a time.
+  for (let i = 0; i < facts.length; i += CACHE_SLICE) {
+    const slice = facts.slice(i, i + CACHE_SLICE);
+    await db.hashSet(staged[1], Object.fromEntries(slice.map((f) => [f.path, JSON.stringify(f)])));
+    await db.hashSet(staged[3], edgeLists(resolution, slice.map((f) => f.path)));
+  }
+  await db.hashSet(staged[2], edgeCache(resolution, facts.map((f) => f.path)).digests);
   // The swap: the graph first (readers see old or new, never half), then its hashes and facts.
   await db.command(["RENAME", ref.keys.staging, ref.keys.graph]);
   await db.command(["DEL", ...caches, ref.keys.pending]);
