@@ -16,6 +16,7 @@ import { STRUCTURAL_TOOL_NAMES } from "../src/query/tools.ts";
 import { INSTRUCTIONS } from "../src/mcp/server.ts";
 import { savingPercent, TOKENIZER, tokens } from "../tests/helpers/tokens.ts";
 import { generateRepo, generateSameName } from "./genrepo.ts";
+import { fmtMs, git, percentile } from "./util.ts";
 
 export interface McpBenchOptions {
   /** Files of the generated repository (Go files are not indexed: about 3/4 count). */
@@ -38,28 +39,11 @@ interface Case {
   args: Args[];
 }
 
-const fmtMs = (n: number) => `${n < 10 ? n.toFixed(2) : n.toFixed(1)} ms`;
 const pad = (s: string | number, n: number) => String(s).padEnd(n);
 const lpad = (s: string | number, n: number) => String(s).padStart(n);
 
 function argsText(args: Args): string {
   return Object.entries(args).map(([k, v]) => `${k}=${v}`).join(" ");
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (!sorted.length) return NaN;
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[i];
-}
-
-async function git(dir: string, ...args: string[]): Promise<void> {
-  const out = await new Deno.Command("git", {
-    args: ["-c", "user.name=bench", "-c", "user.email=bench@localhost", ...args],
-    cwd: dir,
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  if (!out.success) throw new Error(`git ${args[0]}: ${new TextDecoder().decode(out.stderr)}`);
 }
 
 /** Qualified names from a read on the bench graph (setup only, not timed). */

@@ -17,6 +17,7 @@ import { keysFor } from "../src/project/names.ts";
 import { childEnv, connectMcp, dbUrl, type McpSession, textOf } from "../tests/helpers/mcp.ts";
 import { generateRepo } from "./genrepo.ts";
 import { join } from "node:path";
+import { fmtMs as fmt, git, percentile } from "./util.ts";
 
 export interface MemoryBenchOptions {
   files: number;
@@ -25,24 +26,6 @@ export interface MemoryBenchOptions {
 }
 
 const BUDGET_MS = 200;
-
-function percentile(sorted: number[], p: number): number {
-  if (!sorted.length) return NaN;
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[i];
-}
-
-const fmt = (n: number) => `${n < 10 ? n.toFixed(2) : n.toFixed(1)} ms`;
-
-async function git(dir: string, ...args: string[]): Promise<void> {
-  const out = await new Deno.Command("git", {
-    args: ["-c", "user.name=bench", "-c", "user.email=bench@localhost", ...args],
-    cwd: dir,
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  if (!out.success) throw new Error(`git ${args[0]}: ${new TextDecoder().decode(out.stderr)}`);
-}
 
 /** Ten ADRs, each naming functions, a service method and a file of one module. */
 async function writeAdrs(dir: string, pyModules: number[]): Promise<void> {
