@@ -41,6 +41,8 @@ function endpoint(file: boolean): string {
 
 export function createEdges(type: EdgeType, fromFile: boolean, toFile: boolean): string {
   const props = type === "CALLS"
+    ? " {line: r.line, count: r.count, confidence: r.confidence, via: r.via}"
+    : type === "INSTANTIATES"
     ? " {line: r.line, count: r.count, confidence: r.confidence}"
     : type === "DEFINES"
     ? ""

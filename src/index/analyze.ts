@@ -32,6 +32,8 @@ const MAX_DOC = 400;
 /** A definition or an impl scope while the file is being read. */
 interface Container {
   node: Node;
+  /** The name token: a definition's line is its name's, never a decorator's or annotation's. */
+  nameNode: Node;
   name: string;
   kind: SymbolKind | "impl";
   owner?: string;
@@ -46,10 +48,13 @@ export function analyze(
 ): FileFacts {
   const root = tree.rootNode;
   const containers: Container[] = [];
-  const calls = new Map<number, { node: Node; name: Node; receiver?: Node; isNew: boolean }>();
+  const calls = new Map<
+    number,
+    { node: Node; name: Node; receiver?: Node; isNew: boolean; delegate: boolean }
+  >();
   const imports: ImportFact[] = [];
   const inheritNodes: { node: Node; relation: InheritFact["relation"] }[] = [];
-  const hintNodes: { at: Node; variable: Node; type: Node }[] = [];
+  const hintNodes: { at: Node; variable: Node; type?: Node; value?: Node }[] = [];
   let pkg: string | undefined;
   const seenDefs = new Set<number>();
 
@@ -64,13 +69,22 @@ export function analyze(
         seenDefs.add(c.node.id);
         containers.push({
           node: c.node,
+          nameNode,
           name: cleanName(nameNode.text),
           kind,
           owner: byName.has("owner") ? typeName(byName.get("owner")!.text) : undefined,
         });
       } else if (c.name === "scope.impl" && nameNode) {
-        containers.push({ node: c.node, name: typeName(nameNode.text), kind: "impl" });
-      } else if ((c.name === "reference.call" || c.name === "reference.new") && nameNode) {
+        containers.push({
+          node: c.node,
+          nameNode,
+          name: typeName(nameNode.text),
+          kind: "impl",
+        });
+      } else if (
+        (c.name === "reference.call" || c.name === "reference.new" ||
+          c.name === "reference.super") && nameNode
+      ) {
         const prev = calls.get(c.node.id);
         const receiver = byName.get("receiver");
         // Several patterns may match one call; keep the most specific (the one with a receiver).
@@ -79,7 +93,8 @@ export function analyze(
             node: c.node,
             name: nameNode,
             receiver,
-            isNew: c.name === "reference.new",
+            isNew: c.name !== "reference.call",
+            delegate: c.name === "reference.super",
           });
         }
       } else if (c.name === "import") {
@@ -96,7 +111,7 @@ export function analyze(
         };
         if (spec.normalizeImport) imp = spec.normalizeImport(imp);
         imports.push(imp);
-      } else if (c.name.startsWith("reference.") && c.name !== "reference.call") {
+      } else if (c.name.startsWith("reference.")) {
         const relation = c.name.slice("reference.".length);
         if (relation === "extends" || relation === "implements" || relation === "inherits") {
           inheritNodes.push({ node: c.node, relation });
@@ -104,7 +119,8 @@ export function analyze(
       } else if (c.name === "hint") {
         const variable = byName.get("hint.var");
         const type = byName.get("hint.type");
-        if (variable && type) hintNodes.push({ at: c.node, variable, type });
+        const value = byName.get("hint.value");
+        if (variable && (type || value)) hintNodes.push({ at: c.node, variable, type, value });
       } else if (c.name === "package") {
         pkg ??= c.node.text.trim();
       }
@@ -137,25 +153,34 @@ export function analyze(
     const segments = c.name.split("::").filter(Boolean);
     const name = segments[segments.length - 1] ?? c.name;
     const written = segments.join(".");
+    const callableKind = kind === "Function" || kind === "Method";
+    const params = callableKind ? paramsOf(c.node, spec) : undefined;
+    const returns = callableKind ? returnTypeOf(c.node, spec) : undefined;
+    const typeParams = typeParamsOf(c.node);
     defs.push({
       name,
       kind,
       local: prefix ? `${prefix}.${written}` : written,
-      line: c.node.startPosition.row + 1,
+      line: c.nameNode.startPosition.row + 1,
       endLine: c.node.endPosition.row + 1,
       signature: signatureOf(c.node),
       doc: spec.docStyle === "docstring" ? docstringOf(c.node) : commentDocOf(c.node),
       parent: parentDef >= 0 ? containers[parentDef].def! : -1,
       owner,
+      ...(params ? { params } : {}),
+      ...(returns ? { returns } : {}),
+      ...(typeParams ? { typeParams } : {}),
     });
   });
 
-  const defIndexAt = (node: Node, onlyTypes = false): number => {
+  const defIndexAt = (node: Node, onlyTypes = false, inHead = true): number => {
     let best = -1;
     for (let i = 0; i < containers.length; i++) {
       const c = containers[i];
       if (c.def === undefined || !contains(c.node, node)) continue;
       if (onlyTypes && !TYPE_KINDS.has(c.kind as SymbolKind)) continue;
+      // Decorators and annotations before the name run where the definition is made.
+      if (!inHead && node.startIndex < c.nameNode.startIndex) continue;
       best = i; // sorted by start, so a later container that contains node is more inner
     }
     return best >= 0 ? containers[best].def! : -1;
@@ -164,12 +189,15 @@ export function analyze(
   const callFacts: CallFact[] = [];
   for (const call of calls.values()) {
     const receiver = call.receiver ? normalizeReceiver(call.receiver.text) : undefined;
+    const args = argCount(call.node);
     callFacts.push({
-      from: defIndexAt(call.node),
+      from: defIndexAt(call.node, false, false),
       name: call.isNew ? typeName(call.name.text) : cleanName(call.name.text),
       receiver: receiver || undefined,
-      line: call.node.startPosition.row + 1,
+      line: call.name.startPosition.row + 1,
       isNew: call.isNew || undefined,
+      delegate: call.delegate || undefined,
+      ...(args !== undefined ? { args } : {}),
     });
   }
   callFacts.sort((a, b) => a.line - b.line);
@@ -191,11 +219,15 @@ export function analyze(
     }
   }
 
-  const hints: TypeHint[] = hintNodes.map((h) => ({
-    scope: defIndexAt(h.at),
-    variable: normalizeReceiver(h.variable.text),
-    type: typeName(h.type.text),
-  })).filter((h) => h.type && h.variable);
+  const hints: TypeHint[] = [];
+  for (const h of hintNodes) {
+    const variable = normalizeReceiver(h.variable.text);
+    if (!variable) continue;
+    const type = h.type ? valueType(h.type.text, spec) : "";
+    const expr = !type && h.value ? compactExpr(h.value.text) : undefined;
+    if (!type && !expr) continue;
+    hints.push({ scope: defIndexAt(h.at), variable, type, ...(expr ? { expr } : {}) });
+  }
 
   return {
     path: file.path,
@@ -211,6 +243,143 @@ export function analyze(
     hints,
     parseErrors: root.hasError ? countErrors(root) : 0,
   };
+}
+
+/** Parameters a call must pass, [required, maximum]; maximum -1 when variadic. */
+function paramsOf(node: Node, spec: LanguageSpec): [number, number] | undefined {
+  const list = parameterList(node, 0);
+  if (!list) return undefined;
+  let required = 0;
+  let max = 0;
+  let first = true;
+  for (const p of list.namedChildren) {
+    if (!p || /comment|keyword_separator|positional_separator|attribute/.test(p.type)) continue;
+    const text = p.text;
+    if (first && spec.selfNames.includes(text.split(/[:\s]/)[0])) {
+      first = false;
+      continue; // Python's self/cls is bound by the call's receiver
+    }
+    first = false;
+    if (/splat|spread|variadic|rest_pattern|dictionary/.test(p.type) || /^\*|\.\.\./.test(text)) {
+      max = -1;
+      continue;
+    }
+    if (max >= 0) max++;
+    const optional = /default|optional/.test(p.type) || p.childForFieldName("value") !== null ||
+      p.childForFieldName("default_value") !== null || /\?\s*:/.test(text) || /=/.test(text);
+    if (!optional) required++;
+  }
+  return [required, max];
+}
+
+function parameterList(node: Node, depth: number): Node | undefined {
+  const direct = node.childForFieldName("parameters");
+  if (direct) return direct;
+  if (depth > 2) return undefined;
+  for (const child of node.namedChildren) {
+    if (!child || child.type === "block" || /body|statement_block/.test(child.type)) continue;
+    if (
+      /^(parameters|parameter_list|formal_parameters|function_value_parameters)$/.test(child.type)
+    ) {
+      return child;
+    }
+    if (/declarator|function_type|lambda/.test(child.type)) {
+      const inner = parameterList(child, depth + 1);
+      if (inner) return inner;
+    }
+  }
+  return undefined;
+}
+
+/** Generic parameters of a definition: `<T, K extends X>` -> T, K. */
+function typeParamsOf(node: Node): string[] | undefined {
+  const list = node.childForFieldName("type_parameters") ??
+    node.namedChildren.find((c) => c?.type === "type_parameters");
+  if (!list) return undefined;
+  const names = list.namedChildren.map((p) => p?.text.match(/[\w$]+/)?.[0]).filter((n) =>
+    n !== undefined
+  );
+  return names.length ? names : undefined;
+}
+
+/** Arguments of a call when they can be counted (no spread, splat or block pass). */
+function argCount(node: Node): number | undefined {
+  let list = node.childForFieldName("arguments");
+  if (!list) {
+    for (const child of node.namedChildren) {
+      if (!child) continue;
+      if (/^(arguments|argument_list|value_arguments)$/.test(child.type)) list = child;
+      else if (child.type === "call_suffix") {
+        list = child.namedChildren.find((x) => x?.type === "value_arguments") ?? null;
+      }
+      if (list) break;
+    }
+  }
+  if (!list) return undefined;
+  let n = 0;
+  for (const a of list.namedChildren) {
+    if (!a || /comment/.test(a.type)) continue;
+    if (/splat|spread|block_argument/.test(a.type) || a.text.startsWith("...")) return undefined;
+    n++;
+  }
+  return n;
+}
+
+/** The declared return type of a function, unwrapped to the type a call's value has. */
+function returnTypeOf(node: Node, spec: LanguageSpec): string | undefined {
+  for (const field of spec.returnFields ?? ["return_type"]) {
+    const t = node.childForFieldName(field);
+    if (t) return valueType(t.text, spec) || undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The type a value of a written type has for member lookup: `Optional[X]`, `X | None`,
+ * `Promise<X>`, `X?` -> `X`; anything else to its bare name.
+ */
+export function valueType(text: string, spec: LanguageSpec): string {
+  let t = text.trim().replace(/^(:|->)\s*/, "").trim();
+  for (let i = 0; i < 4; i++) {
+    const parts = splitTop(t, "|").map((p) => p.trim()).filter((p) =>
+      p && !(spec.nullTypes ?? ["None", "null", "undefined", "nil"]).includes(p)
+    );
+    if (parts.length === 1) t = parts[0];
+    else return "";
+    const m = t.match(/^([\w.$]+)\s*[[<]([\s\S]*)[\]>]$/);
+    const wrapper = m?.[1].split(".").pop();
+    if (m && wrapper && (spec.typeWrappers ?? []).includes(wrapper)) {
+      t = splitTop(m[2], ",")[0].trim();
+      continue;
+    }
+    break;
+  }
+  if (/^["'(]/.test(t)) t = t.replace(/^["']|["']$/g, "");
+  return typeName(t);
+}
+
+/** Splits on a separator outside brackets. */
+function splitTop(text: string, sep: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === "[" || ch === "<" || ch === "(" || ch === "{") depth++;
+    else if (ch === "]" || ch === ">" || ch === ")" || ch === "}") depth--;
+    else if (depth === 0 && text.startsWith(sep, i)) {
+      out.push(text.slice(start, i));
+      start = i + sep.length;
+    }
+  }
+  out.push(text.slice(start));
+  return out;
+}
+
+/** An expression's text on one line, without arguments' whitespace noise. */
+function compactExpr(text: string): string {
+  const t = text.replace(/\s+/g, " ").trim();
+  return t.length > 200 ? "" : t;
 }
 
 function row(node: Node): number {

@@ -39,6 +39,12 @@ export interface DefFact {
   parent: number;
   /** Owner type named outside the definition (Go receiver, Rust impl), when not a parent here. */
   owner?: string;
+  /** Parameters a call must pass: [required, maximum] (maximum -1 = variadic). */
+  params?: [number, number];
+  /** Declared return type (bare name, wrappers like Optional/Promise removed). */
+  returns?: string;
+  /** Names of its generic type parameters (`T`, `K`): types that are no repository types. */
+  typeParams?: string[];
 }
 
 export interface CallFact {
@@ -50,6 +56,10 @@ export interface CallFact {
   line: number;
   /** `new Foo()` and the like: the name is a type. */
   isNew?: boolean;
+  /** `super(...)`, `this(...)`, `base(...)`: runs a constructor without creating an object. */
+  delegate?: boolean;
+  /** Number of arguments, when every one is a plain argument (no spread/splat). */
+  args?: number;
 }
 
 export interface ImportFact {
@@ -81,7 +91,10 @@ export interface TypeHint {
   /** Definition the variable lives in (-1 = file). Hints on `self.x`/`this.x` are class-wide. */
   scope: number;
   variable: string;
+  /** The declared or constructed type; empty when only `expr` is known. */
   type: string;
+  /** The variable holds this expression's value (`x = make()`, `x = a.b`): typed on demand. */
+  expr?: string;
 }
 
 export interface FileFacts {

@@ -30,7 +30,13 @@ export interface SymbolNode {
   words: string;
 }
 
-export type EdgeType = "DEFINES" | "CALLS" | "IMPORTS" | "EXTENDS" | "IMPLEMENTS";
+export type EdgeType =
+  | "DEFINES"
+  | "CALLS"
+  | "INSTANTIATES"
+  | "IMPORTS"
+  | "EXTENDS"
+  | "IMPLEMENTS";
 
 export interface Edge {
   type: EdgeType;
@@ -43,6 +49,8 @@ export interface Edge {
   count?: number;
   /** How the target was found: 1 scope/import/self, 0.9 typed receiver, 0.7 unique name. */
   confidence?: number;
+  /** `value`: the callee was reached as a function value (alias, field, returned function). */
+  via?: "value";
 }
 
 export function shortHash(text: string): string {

@@ -32,6 +32,27 @@ const CONF_UNIQUE = 0.7;
 const CONF_UNIQUE_METHOD = 0.5;
 const MAX_DEPTH = 6;
 
+/** What a call looks like to resolution. */
+interface CallShape {
+  name: string;
+  receiver?: string;
+  isNew?: boolean;
+  args?: number;
+}
+
+interface Found {
+  refs: DefRef[];
+  confidence: number;
+  /** Reached through a function value (alias, field, returned function), not by name. */
+  via?: "value";
+}
+
+interface TypeOf {
+  type?: DefRef;
+  /** The type is known and is not a repository type. */
+  known?: boolean;
+}
+
 interface DefRef {
   file: FileFacts;
   index: number;
@@ -98,6 +119,8 @@ class Resolver {
   readonly byId = new Map<string, DefRef>();
   readonly packages = new Map<string, Map<string, DefRef[]>>();
   readonly modulesByName = new Map<string, DefRef[]>();
+  /** Line of the call being resolved: picks among same-named definitions of one scope. */
+  line = 0;
 
   constructor(facts: FileFacts[], specOf: (language: string) => LanguageSpec | undefined) {
     const sorted = [...facts].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -322,47 +345,95 @@ class Resolver {
   callEdges(scope: FileScope): Edge[] {
     const byPair = new Map<string, Edge>();
     const file = fileId(scope.facts.path);
+    const add = (
+      type: "CALLS" | "INSTANTIATES",
+      from: number,
+      to: DefRef,
+      line: number,
+      confidence: number,
+      via?: "value",
+    ) => {
+      const fromId = from >= 0 ? scope.refs[from].node.id : file;
+      if (type === "CALLS" && fromId === to.node.id && confidence < CONF_SCOPE) return;
+      const key = `${type}\0${fromId}\0${to.node.id}`;
+      const prev = byPair.get(key);
+      if (prev) {
+        prev.count = (prev.count ?? 1) + 1;
+        prev.confidence = Math.max(prev.confidence ?? 0, confidence);
+        if (!via) delete prev.via;
+      } else {
+        byPair.set(key, {
+          type,
+          from: fromId,
+          fromFile: from < 0 || undefined,
+          to: to.node.id,
+          line,
+          count: 1,
+          confidence,
+          ...(via ? { via } : {}),
+        });
+      }
+    };
     for (const call of scope.facts.calls) {
-      const found = this.resolveCall(
-        scope,
-        call.from,
-        call.name,
-        call.receiver,
-        call.isNew === true,
-      );
+      this.line = call.line;
+      const found = this.resolveCall(scope, call.from, call, 0);
       if (!found) continue;
-      const fromId = call.from >= 0 ? scope.refs[call.from].node.id : file;
       for (const target of found.refs) {
-        const key = `${fromId}\0${target.node.id}`;
-        const prev = byPair.get(key);
-        if (prev) {
-          prev.count = (prev.count ?? 1) + 1;
-          prev.confidence = Math.max(prev.confidence ?? 0, found.confidence);
-        } else {
-          byPair.set(key, {
-            type: "CALLS",
-            from: fromId,
-            fromFile: call.from < 0 || undefined,
-            to: target.node.id,
-            line: call.line,
-            count: 1,
-            confidence: found.confidence,
-          });
+        if (!isType(target)) {
+          add("CALLS", call.from, target, call.line, found.confidence, found.via);
+          continue;
+        }
+        // A type called: the object is created (unless `super(...)`/`this(...)` delegates) and
+        // the constructor that runs is called, when the repository defines one.
+        if (!call.delegate) add("INSTANTIATES", call.from, target, call.line, found.confidence);
+        const ctors = this.constructorsOf(target, call.args);
+        for (const ctor of ctors) add("CALLS", call.from, ctor, call.line, found.confidence);
+        if (!ctors.length && this.scopes.get(target.file.path)?.spec.primaryConstructor) {
+          add("CALLS", call.from, target, call.line, found.confidence);
         }
       }
     }
     return [...byPair.values()];
   }
 
+  /** The constructor a `new T(...)` runs: T's own (by arity), else an inherited one where allowed. */
+  constructorsOf(type: DefRef, args: number | undefined, depth = 0): DefRef[] {
+    if (depth > MAX_DEPTH || type.def.kind === "Module") return [];
+    const spec = this.scopes.get(type.file.path)?.spec;
+    const own = (spec?.constructorNames ?? []).flatMap((n) =>
+      this.members.get(type.node.id)?.get(n === "<type>" ? type.def.name : n) ?? []
+    ).filter((r) => r.def.kind === "Method" || r.def.kind === "Function");
+    if (own.length) return chooseOverload(own, args);
+    if (!spec?.inheritsConstructors) return [];
+    for (const base of this.basesOf(type)) {
+      const found = this.constructorsOf(base, args, depth + 1);
+      if (found.length) return found;
+    }
+    return [];
+  }
+
   resolveCall(
     scope: FileScope,
     from: number,
-    name: string,
-    receiver: string | undefined,
-    isNew: boolean,
-  ): { refs: DefRef[]; confidence: number; selfCall?: boolean } | undefined {
+    call: CallShape,
+    depth: number,
+  ): Found | undefined {
+    const found = this.resolveCallRaw(scope, from, call, depth);
+    if (!found || found.refs.length < 2) return found;
+    // One overload set: choose by arity; never fan out to every same-named overload.
+    const refs = chooseOverload(found.refs, call.args);
+    return refs.length ? { ...found, refs } : undefined;
+  }
+
+  resolveCallRaw(
+    scope: FileScope,
+    from: number,
+    call: CallShape,
+    depth: number,
+  ): Found | undefined {
     const spec = scope.spec;
-    if (isNew) {
+    const { name, receiver } = call;
+    if (call.isNew) {
       const types = receiver
         ? this.memberOfQualifier(scope, from, receiver, name).filter(isType)
         : this.resolveTypeRef(scope, from, name);
@@ -373,50 +444,61 @@ class Resolver {
         const type = this.enclosingType(scope, from);
         if (type) {
           const own = this.member(type, name);
-          if (own.length) return { refs: own, confidence: CONF_SCOPE, selfCall: true };
+          if (own.length) return { refs: callable(own), confidence: CONF_SCOPE };
         }
       }
       const found = this.lookup(scope, from, name, isCallable, spec.uniqueBareNames !== false);
       const refs = callable(found.refs);
-      return refs.length ? { refs, confidence: found.confidence } : undefined;
+      if (refs.length) {
+        // A name-only guess never makes a function call itself.
+        if (
+          found.confidence < CONF_SCOPE &&
+          refs.some((r) => r.index === from && r.file === scope.facts)
+        ) {
+          return undefined;
+        }
+        return { refs, confidence: found.confidence };
+      }
+      // `f = make_handler(); f()`, `g = other`: a local holding a function.
+      const value = this.valueOfVariable(scope, from, name, depth);
+      return value.length ? { refs: value, confidence: CONF_TYPED, via: "value" } : undefined;
     }
 
     const head = receiver.split(".")[0];
-    if (spec.selfNames.includes(receiver)) {
+    const superNames = spec.superNames ?? [];
+    if (
+      spec.selfNames.includes(receiver) || superNames.includes(receiver) ||
+      isSuperCall(receiver, superNames)
+    ) {
       const type = this.enclosingType(scope, from);
       if (!type) return undefined;
-      const superCall = receiver === "super" || receiver === "base";
+      const superCall = superNames.includes(receiver) || isSuperCall(receiver, superNames);
       const refs = superCall
-        ? this.basesOf(type).flatMap((b) => this.member(b, name))
+        ? this.basesOf(type).flatMap((b) => this.member(b, name)).slice(0, 1)
         : this.member(type, name);
-      return refs.length
-        ? { refs: callable(refs), confidence: CONF_SCOPE, selfCall: true }
-        : undefined;
+      if (refs.length) return { refs: callable(refs), confidence: CONF_SCOPE };
+      if (superCall) return undefined;
+      // `self.cb = self.handle` ... `self.cb()`: a field holding a function.
+      const value = this.fieldValue(type, name, depth);
+      return value.length ? { refs: value, confidence: CONF_TYPED, via: "value" } : undefined;
     }
 
-    // A fresh object: `Foo().m()`, `new Foo().m()`.
-    const ctor = receiver.match(/^(?:new )?([\w.$]+)(?:<[^()]*>)?\([^()]*\)$/);
-    if (ctor) {
-      const refs = this.resolveTypeRef(scope, from, ctor[1]).flatMap((t) =>
-        this.memberOrConstructor(t, name)
-      );
-      if (refs.length) return { refs: callable(refs), confidence: CONF_TYPED };
-    }
-
-    // A variable whose type is known: typed parameter, constructor assignment, field; or a field
-    // of such a variable (`s.store.Save()`: s is a Service, whose field store is a Saver).
-    const hinted = this.hintedType(scope, from, receiver) ?? this.fieldType(scope, from, receiver);
-    if (hinted) {
-      const types = this.resolveTypeRef(scope, from, hinted);
-      const refs = types.flatMap((t) => this.memberOrConstructor(t, name));
-      if (refs.length) return { refs: callable(refs), confidence: CONF_TYPED };
-      if (types.length) return undefined; // known type, unknown member: an external base or a miss
-    }
-
-    if (!spec.selfNames.includes(head)) {
+    // Module, namespace and type qualifiers, and imported symbols: `pkg.f()`, `Type.m()`.
+    if (!spec.selfNames.includes(head) && !/[()[\]]/.test(receiver)) {
       const qualified = this.memberOfQualifier(scope, from, receiver, name);
       if (qualified.length) return { refs: callable(qualified), confidence: CONF_SCOPE };
     }
+
+    // The receiver's type: declared, constructed, returned by a call, a field's, a cast's.
+    const typed = this.typeOfExpr(scope, from, receiver, depth + 1);
+    if (typed.type) {
+      const refs = this.member(typed.type, name);
+      if (refs.length) return { refs: callable(refs), confidence: CONF_TYPED };
+      const value = this.fieldValue(typed.type, name, depth);
+      if (value.length) return { refs: value, confidence: CONF_TYPED, via: "value" };
+      return undefined; // known type, unknown member: an external base, or a miss
+    }
+    if (typed.known) return undefined; // a type from outside the repository
 
     // Last resort: a method name defined exactly once in the repository, and not a common one.
     // A capitalised receiver we could not resolve is a type from outside (`Math.Round`).
@@ -426,9 +508,212 @@ class Resolver {
     if (headBindings?.length && headBindings.every((b) => b.files.length === 0)) return undefined;
     const methods = this.methodNames.get(familyOf(scope.facts.language))?.get(name) ?? [];
     if (methods.length === 1 && name.length > 2) {
+      if (methods[0].file === scope.facts && methods[0].index === from) return undefined;
       return { refs: methods, confidence: CONF_UNIQUE_METHOD };
     }
     return undefined;
+  }
+
+  /**
+   * The repository type an expression's value has, or `known` when its type is known to be one
+   * from outside the repository (a declared `String`, an external import).
+   */
+  typeOfExpr(scope: FileScope, from: number, text: string, depth: number): TypeOf {
+    if (depth > MAX_DEPTH) return {};
+    let expr = text.trim();
+    for (;;) {
+      const before = expr;
+      expr = expr.replace(/^(await|yield|new)\s+(?=[\w$(])/, "").replace(/[!?]+$/, "").trim();
+      if (expr.startsWith("(") && matchingParen(expr, 0) === expr.length - 1) {
+        expr = expr.slice(1, -1).trim();
+      }
+      if (expr === before) break;
+    }
+    if (!expr) return {};
+    const spec = scope.spec;
+    // `x as T`, `<T>x`, `(T) x`: a cast names the type.
+    const cast = expr.match(/\s(?:as|satisfies)\s+([\w$.]+)(?:<.*>)?$/) ??
+      expr.match(/^\(([A-Z][\w$.]*)(?:<.*>)?\)\s*[\w$]/);
+    if (cast) return this.typeNamed(scope, from, cast[1]);
+    if (spec.selfNames.includes(expr)) {
+      const type = this.enclosingType(scope, from);
+      return type ? { type } : {};
+    }
+    if (expr.endsWith(")")) {
+      const open = openingParen(expr);
+      if (open <= 0) return {};
+      const callee = expr.slice(0, open).replace(/<[^()]*>$/, "").trim();
+      if (!callee) return {};
+      const dot = lastDot(callee);
+      const name = dot < 0 ? callee : callee.slice(dot + 1);
+      const receiver = dot < 0 ? undefined : callee.slice(0, dot);
+      if ((spec.superNames ?? []).includes(name) && receiver === undefined) {
+        return {}; // `super()` alone is no value we type here
+      }
+      if (!/^[\w$#]+$/.test(name)) return {};
+      const found = this.resolveCall(scope, from, { name, receiver }, depth + 1);
+      const target = found?.refs[0];
+      if (!target) return {};
+      if (isType(target)) return { type: target };
+      if (target.def.returns) {
+        const ts = this.scopes.get(target.file.path)!;
+        return this.typeNamed(ts, target.def.parent, target.def.returns);
+      }
+      return {};
+    }
+    if (/^[\w$#]+$/.test(expr)) {
+      const hint = this.hintFor(scope, from, expr);
+      if (hint?.type) return this.typeNamed(scope, hint.scope, hint.type);
+      if (hint?.expr && hint.expr !== expr) {
+        return this.typeOfExpr(scope, hint.scope, hint.expr, depth + 1);
+      }
+      return this.importedVariableType(scope, expr, depth);
+    }
+    // `a.b`: a field (or property) of a's type; `self.x` hinted class-wide.
+    const hint = this.hintFor(scope, from, expr);
+    if (hint?.type) return this.typeNamed(scope, hint.scope, hint.type);
+    if (hint?.expr && hint.expr !== expr) {
+      return this.typeOfExpr(scope, hint.scope, hint.expr, depth + 1);
+    }
+    const dot = lastDot(expr);
+    if (dot <= 0) return {};
+    const owner = this.typeOfExpr(scope, from, expr.slice(0, dot), depth + 1);
+    if (!owner.type) {
+      // `a.b` where `a` names a module or type: a static field; its declared type.
+      return {};
+    }
+    return this.fieldTypeOf(owner.type, expr.slice(dot + 1), depth + 1);
+  }
+
+  /** `import { container } from "./c"`: the type of a module-level variable of another file. */
+  importedVariableType(scope: FileScope, name: string, depth: number): TypeOf {
+    for (const b of this.bindingsOf(scope).get(name) ?? []) {
+      if (!b.name) continue;
+      for (const path of b.files) {
+        const fs = this.scopes.get(path);
+        const hint = fs?.facts.hints.find((h) => h.scope === -1 && h.variable === b.name);
+        if (!fs || !hint) continue;
+        if (hint.type) return this.typeNamed(fs, -1, hint.type);
+        if (hint.expr) return this.typeOfExpr(fs, -1, hint.expr, depth + 1);
+      }
+    }
+    return {};
+  }
+
+  /** A type name written in a scope, resolved; `known` when it names nothing in the repository. */
+  typeNamed(scope: FileScope, from: number, written: string): TypeOf {
+    const refs = this.resolveTypeRef(scope, from, written).filter(isType);
+    if (refs.length) return { type: refs[0] };
+    // A generic parameter (`T`) says nothing about the value's type.
+    for (let at = from; at >= 0; at = scope.refs[at].def.parent) {
+      if (scope.refs[at].def.typeParams?.includes(written)) return {};
+    }
+    return { known: true };
+  }
+
+  /** The type of field (or property, getter) `field` of a type, its bases included. */
+  fieldTypeOf(type: DefRef, field: string, depth: number, seen = new Set<string>()): TypeOf {
+    if (depth > MAX_DEPTH || seen.has(type.node.id)) return {};
+    seen.add(type.node.id);
+    const ts = this.scopes.get(type.file.path);
+    if (!ts) return {};
+    const hint = this.fieldHintOf(ts, type, field);
+    if (hint?.type) return this.typeNamed(ts, hint.scope, hint.type);
+    if (hint?.expr) return this.typeOfExpr(ts, hint.scope, hint.expr, depth + 1);
+    const prop = this.members.get(type.node.id)?.get(field)?.find((r) => r.def.returns);
+    if (prop) {
+      return this.typeNamed(this.scopes.get(prop.file.path)!, prop.def.parent, prop.def.returns!);
+    }
+    for (const base of this.basesOf(type)) {
+      const t = this.fieldTypeOf(base, field, depth + 1, seen);
+      if (t.type || t.known) return t;
+    }
+    return {};
+  }
+
+  /** A field's hint: declared in the type's body, or assigned `self.x = ...` in its methods. */
+  fieldHintOf(ts: FileScope, type: DefRef, field: string): TypeHint | undefined {
+    const names = new Set([field, ...ts.spec.selfNames.map((n) => `${n}.${field}`)]);
+    let best: TypeHint | undefined;
+    for (const h of ts.facts.hints) {
+      if (!names.has(h.variable)) continue;
+      const inType = h.scope === type.index ||
+        (h.variable !== field && h.scope >= 0 && this.within(ts, h.scope, type.index) &&
+          this.enclosingType(ts, h.scope) === type);
+      if (!inType) continue;
+      if (h.type) return h;
+      best ??= h;
+    }
+    return best;
+  }
+
+  /** Functions a field holds (`self.cb = self.handle`), through the type's bases. */
+  fieldValue(type: DefRef, field: string, depth: number): DefRef[] {
+    const ts = this.scopes.get(type.file.path);
+    if (!ts || depth > MAX_DEPTH) return [];
+    const hint = this.fieldHintOf(ts, type, field);
+    if (!hint?.expr) return [];
+    return this.functionsOf(ts, hint.scope, hint.expr, depth + 1);
+  }
+
+  /** Functions a local variable holds (`f = make()`, `g = other`). */
+  valueOfVariable(scope: FileScope, from: number, name: string, depth: number): DefRef[] {
+    const hint = this.hintFor(scope, from, name);
+    if (!hint?.expr || hint.expr === name) return [];
+    return this.functionsOf(scope, hint.scope, hint.expr, depth + 1);
+  }
+
+  /** An expression that denotes a function (a name, `obj.method`), never a call's result. */
+  functionsOf(scope: FileScope, from: number, expr: string, depth: number): DefRef[] {
+    if (depth > MAX_DEPTH || /[()[\]{}\s]/.test(expr)) return [];
+    const dot = lastDot(expr);
+    const name = dot < 0 ? expr : expr.slice(dot + 1);
+    const receiver = dot < 0 ? undefined : expr.slice(0, dot);
+    if (!/^[\w$#]+$/.test(name)) return [];
+    const found = this.resolveCall(scope, from, { name, receiver }, depth + 1);
+    if (!found || found.confidence < CONF_TYPED) return [];
+    return found.refs.filter((r) => !isType(r));
+  }
+
+  /** The hint that types a variable at a place: innermost scope, declared types first. */
+  hintFor(scope: FileScope, from: number, variable: string): TypeHint | undefined {
+    if (!scope.hintsByVar) {
+      scope.hintsByVar = new Map();
+      for (const h of scope.facts.hints) {
+        const list = scope.hintsByVar.get(h.variable);
+        if (list) list.push(h);
+        else scope.hintsByVar.set(h.variable, [h]);
+      }
+    }
+    const hints = scope.hintsByVar.get(variable);
+    const type = this.enclosingType(scope, from);
+    if (!hints?.length) {
+      const field = type ? this.fieldHint(scope, variable, type) : undefined;
+      return field;
+    }
+    const chain = new Set<number>();
+    for (let at = from;; at = scope.refs[at].def.parent) {
+      chain.add(at);
+      if (at < 0) break;
+    }
+    const selfLike = scope.spec.selfNames.some((n) => variable.startsWith(`${n}.`)) ||
+      variable.startsWith("@");
+    let best: { depth: number; hint: TypeHint } | undefined;
+    for (const h of hints) {
+      let d: number;
+      if (chain.has(h.scope)) d = depthOf(scope, h.scope);
+      else if (
+        selfLike && type && type.file === scope.facts && this.within(scope, h.scope, type.index)
+      ) d = -1;
+      else if (
+        scope.spec.implicitThis && type && type.file === scope.facts && h.scope === type.index
+      ) d = -1;
+      else continue;
+      const better = !best || d > best.depth || (d === best.depth && h.type && !best.hint.type);
+      if (better) best = { depth: d, hint: h };
+    }
+    if (!best && type) return this.fieldHint(scope, variable, type);
+    return best?.hint;
   }
 
   /** `Q.name()` where Q is a module binding, an imported symbol, a type or a namespace. */
@@ -491,7 +776,7 @@ class Resolver {
       const isTypeScope = at >= 0 && TYPE_KINDS.has(scope.refs[at].def.kind) &&
         scope.refs[at].def.kind !== "Module";
       if (!isTypeScope || scope.spec.implicitThis || at === from) {
-        const hit = pick(scope.children.get(at)?.get(name) ?? [], CONF_SCOPE);
+        const hit = pick(nearest(scope.children.get(at)?.get(name) ?? [], this.line), CONF_SCOPE);
         if (hit) return hit;
       }
       if (at < 0) break;
@@ -613,69 +898,15 @@ class Resolver {
     return this.lookup(scope, from, name, isType, true).refs;
   }
 
-  hintedType(scope: FileScope, from: number, variable: string): string | undefined {
-    if (!scope.hintsByVar) {
-      scope.hintsByVar = new Map();
-      for (const h of scope.facts.hints) {
-        const list = scope.hintsByVar.get(h.variable);
-        if (list) list.push(h);
-        else scope.hintsByVar.set(h.variable, [h]);
-      }
-    }
-    const hints = scope.hintsByVar.get(variable) ?? [];
-    const type = this.enclosingType(scope, from);
-    if (!hints.length) return type ? this.fieldHint(scope, variable, type) : undefined;
-    const chain = new Set<number>();
-    for (let at = from;; at = scope.refs[at].def.parent) {
-      chain.add(at);
-      if (at < 0) break;
-    }
-    const selfLike = /^(self|this|@)/.test(variable) || variable.startsWith("@");
-    let best: { depth: number; type: string } | undefined;
-    for (const h of hints) {
-      if (h.variable !== variable) continue;
-      let depth: number;
-      if (chain.has(h.scope)) depth = depthOf(scope, h.scope);
-      else if (
-        selfLike && type && type.file === scope.facts && this.within(scope, h.scope, type.index)
-      ) depth = -1;
-      else if (
-        scope.spec.implicitThis && type && type.file === scope.facts && h.scope === type.index
-      ) depth = -1;
-      else continue;
-      if (!best || depth > best.depth) best = { depth, type: h.type };
-    }
-    if (!best && type) return this.fieldHint(scope, variable, type);
-    return best?.type;
-  }
-
   /** A field declared at class level, maybe in another file (C++ out-of-line methods). */
-  fieldHint(scope: FileScope, variable: string, type: DefRef): string | undefined {
-    // A field declared at class level, maybe in another file (C++ out-of-line methods):
+  fieldHint(scope: FileScope, variable: string, type: DefRef): TypeHint | undefined {
     // `this._repo` or a bare `repo_` inside a method.
     const self = scope.spec.selfNames.find((n) => variable.startsWith(`${n}.`));
     if (!self && !scope.spec.implicitThis) return undefined; // a bare name is a local here
     const field = self ? variable.slice(self.length + 1) : variable;
-    const h = type.file.hints.find((x) =>
-      (x.variable === field || x.variable === variable) && x.scope === type.index
-    );
-    return h?.type;
-  }
-
-  /** `a.b` where a has a known type T and T declares a field b with a type hint. */
-  fieldType(scope: FileScope, from: number, receiver: string): string | undefined {
-    const dot = receiver.lastIndexOf(".");
-    if (dot <= 0) return undefined;
-    const head = receiver.slice(0, dot);
-    const field = receiver.slice(dot + 1);
-    const headType = scope.spec.selfNames.includes(head)
-      ? this.enclosingType(scope, from)
-      : this.resolveTypeRef(scope, from, this.hintedType(scope, from, head) ?? "")[0];
-    if (!headType || !isType(headType)) return undefined;
-    const hint = headType.file.hints.find((h) =>
-      h.scope === headType.index && h.variable === field
-    );
-    return hint?.type;
+    if (field.includes(".")) return undefined;
+    const ts = this.scopes.get(type.file.path);
+    return ts ? this.fieldHintOf(ts, type, field) : undefined;
   }
 
   within(scope: FileScope, index: number, ancestor: number): boolean {
@@ -737,6 +968,79 @@ function isCallable(r: DefRef): boolean {
 /** Call targets: functions, methods, and types whose construction the call is. */
 function callable(refs: DefRef[]): DefRef[] {
   return refs.filter(isCallable);
+}
+
+/**
+ * Overloads of one name: those whose parameters take `args` arguments. Several left: the one
+ * with exactly as many declared parameters, else none (a guess between overloads is no edge).
+ */
+export function chooseOverload<T extends { def: DefFact }>(
+  refs: T[],
+  args: number | undefined,
+): T[] {
+  if (refs.length < 2) return refs;
+  const fits = args === undefined ? refs : refs.filter((r) => {
+    const p = r.def.params;
+    return !p || (args >= p[0] && (p[1] < 0 || args <= p[1]));
+  });
+  if (fits.length === 1) return fits;
+  if (args !== undefined) {
+    const exact = fits.filter((r) => r.def.params?.[1] === args);
+    if (exact.length === 1) return exact;
+  }
+  // A declaration and its definition (C/C++ header and source) are one function.
+  const names = new Set(fits.map((r) => `${r.def.params?.join(",")}`));
+  return names.size === 1 && fits.length ? fits : [];
+}
+
+function isSuperCall(receiver: string, superNames: string[]): boolean {
+  return superNames.some((n) => receiver === `${n}()`);
+}
+
+/** Index of the `)` that closes the `(` at `open`, or -1. */
+function matchingParen(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    if (text[i] === "(") depth++;
+    else if (text[i] === ")" && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/** Index of the `(` that opens the call ending the expression, or -1. */
+function openingParen(text: string): number {
+  let depth = 0;
+  for (let i = text.length - 1; i >= 0; i--) {
+    if (text[i] === ")") depth++;
+    else if (text[i] === "(" && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/** The last `.` outside brackets (`a.b(c.d).e` -> before `e`), or -1. */
+function lastDot(text: string): number {
+  let depth = 0;
+  for (let i = text.length - 1; i >= 0; i--) {
+    const ch = text[i];
+    if (ch === ")" || ch === "]" || ch === ">") depth++;
+    else if (ch === "(" || ch === "[" || ch === "<") depth--;
+    else if (ch === "." && depth === 0) return i;
+  }
+  return -1;
+}
+
+/**
+ * Same-named definitions of one scope (a test file defining `class Foo` in several callbacks):
+ * the last one before the line, else the first.
+ */
+function nearest(refs: DefRef[], line: number): DefRef[] {
+  if (refs.length < 2 || !line) return refs;
+  // Overloads (different parameters) and methods stay: arity chooses among them later.
+  const shape = (r: DefRef) => `${r.def.kind}|${r.def.params?.join(",")}`;
+  if (refs.some((r) => r.file !== refs[0].file || shape(r) !== shape(refs[0]))) return refs;
+  if (refs[0].def.kind === "Method") return refs;
+  const before = refs.filter((r) => r.def.line <= line);
+  return [before.length ? before[before.length - 1] : refs[0]];
 }
 
 /** All candidates are one symbol (overloads, or a declaration and its definition). */

@@ -71,6 +71,7 @@ function edgeRow(e: Edge): Record<string, unknown> {
     line: e.line ?? 0,
     count: e.count ?? 1,
     confidence: e.confidence ?? 1,
+    via: e.via ?? null,
   };
 }
 

@@ -74,4 +74,18 @@ export interface LanguageSpec {
   normalizeImport?(imp: ImportFact): ImportFact;
   /** Method names so common in standard libraries that a unique match in the repo proves nothing. */
   commonMethods?: string[];
+  /** Names of constructor methods; `<type>` means the type's own name (Java, C#, C++). */
+  constructorNames?: string[];
+  /** A class is its own (primary) constructor when it declares none (Kotlin). */
+  primaryConstructor?: boolean;
+  /** A type without a constructor of its own runs its base's (TS, JS, Python, Ruby). */
+  inheritsConstructors?: boolean;
+  /** Receivers that mean "the base type's member" (`super`, `base`; Python's `super()` call). */
+  superNames?: string[];
+  /** Fields of a definition node holding its return type (default `return_type`). */
+  returnFields?: string[];
+  /** Generic wrappers whose first argument is the value's type (`Optional`, `Promise`). */
+  typeWrappers?: string[];
+  /** Type names that mean "no value" in a union (`None`, `null`, `undefined`). */
+  nullTypes?: string[];
 }

@@ -57,8 +57,11 @@ export async function context(
     ) => (await g.step([anchor], types, dir, 1)).links;
     const group: ContextGroup = {
       target,
-      callers: section(isFile(target) ? [] : await step(target, ["CALLS"], "IN"), cap),
-      callees: section(await step(target, ["CALLS"], "OUT"), cap),
+      callers: section(
+        isFile(target) ? [] : await step(target, ["CALLS", "INSTANTIATES"], "IN"),
+        cap,
+      ),
+      callees: section(await step(target, ["CALLS", "INSTANTIATES"], "OUT"), cap),
       parents: section([
         ...(isFile(target) ? [] : await step(target, ["DEFINES"], "IN")),
         ...(isFile(target) ? [] : await step(target, ["EXTENDS", "IMPLEMENTS"], "OUT")),

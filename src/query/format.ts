@@ -304,6 +304,7 @@ const RELATION_LABEL: Record<string, [string, string]> = {
   IMPLEMENTS: ["implements", "implemented by"],
   IMPORTS: ["imports", "imported by"],
   CALLS: ["calls", "called by"],
+  INSTANTIATES: ["instantiates", "instantiated by"],
 };
 
 function sectionTitle(name: string, s: Section): string {

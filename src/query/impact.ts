@@ -8,7 +8,7 @@ import type { Direction, GraphReader, Link, NodeRef } from "./graph.ts";
 import { byDepthThenLocation, byTotal, expand } from "./neighbors.ts";
 import type { Resolved } from "./resolve_symbol.ts";
 
-const IMPACT_RELATIONS: EdgeType[] = ["CALLS", "EXTENDS", "IMPLEMENTS"];
+const IMPACT_RELATIONS: EdgeType[] = ["CALLS", "INSTANTIATES", "EXTENDS", "IMPLEMENTS"];
 
 export interface ImpactFile {
   path: string;

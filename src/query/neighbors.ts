@@ -111,7 +111,8 @@ export async function calls(
   const groups: NeighborGroup[] = [];
   for (const target of resolved.matches) {
     const dir = type === "callers" ? "IN" : "OUT";
-    const ex = await expand(g, [target], ["CALLS"], dir, depth);
+    // Creating an object is calling its type: `new T()` instantiates T (and calls its constructor).
+    const ex = await expand(g, [target], ["CALLS", "INSTANTIATES"], dir, depth);
     const sorted = ex.links.sort(byDepthThenLocation);
     groups.push({
       target,
@@ -134,10 +135,24 @@ export async function calls(
 
 // ---- dependencies -----------------------------------------------------------------------------
 
-export const RELATIONS: EdgeType[] = ["CALLS", "IMPORTS", "EXTENDS", "IMPLEMENTS", "DEFINES"];
+export const RELATIONS: EdgeType[] = [
+  "CALLS",
+  "INSTANTIATES",
+  "IMPORTS",
+  "EXTENDS",
+  "IMPLEMENTS",
+  "DEFINES",
+];
 export type DirectionArg = "OUT" | "IN" | "BOTH";
 /** Listing order: the symbol's own edges first, its file's imports last. */
-const LISTING_ORDER: EdgeType[] = ["CALLS", "EXTENDS", "IMPLEMENTS", "DEFINES", "IMPORTS"];
+const LISTING_ORDER: EdgeType[] = [
+  "CALLS",
+  "INSTANTIATES",
+  "EXTENDS",
+  "IMPLEMENTS",
+  "DEFINES",
+  "IMPORTS",
+];
 
 export interface DependenciesResult {
   type: "dependencies";

@@ -41,6 +41,7 @@ export interface ReferencesResult {
 /** Also the listing order: the most specific references first, imports of the file last. */
 const KIND_OF: Record<string, ReferenceKind> = {
   CALLS: "call",
+  INSTANTIATES: "call",
   EXTENDS: "extends",
   IMPLEMENTS: "implements",
   IMPORTS: "import",
@@ -56,7 +57,7 @@ export async function references(
     const links: Link[] = [];
     let capped = false;
     if (!isFile(target)) {
-      const s = await g.step([target], ["CALLS", "EXTENDS", "IMPLEMENTS"], "IN", 1);
+      const s = await g.step([target], ["CALLS", "INSTANTIATES", "EXTENDS", "IMPLEMENTS"], "IN", 1);
       links.push(...s.links);
       capped ||= s.capped;
     }

@@ -40,10 +40,13 @@ const EDGE_TYPES = ["CALLS", "IMPORTS", "EXTENDS", "IMPLEMENTS"];
 /** Every way the view breaks the contract; empty when it holds. */
 export function checkContract(c: Contract, view: GraphView): string[] {
   const problems: string[] = [];
+  // Callees and callers are CALLS and INSTANTIATES: `new T()` instantiates T and calls the
+  // constructor that runs, when the repository defines one.
+  const types = (type: string) => type === "CALLS" ? ["CALLS", "INSTANTIATES"] : [type];
   const out = (type: string, from: string) =>
-    view.edges.filter((e) => e.type === type && e.from === from).map((e) => e.to);
+    view.edges.filter((e) => types(type).includes(e.type) && e.from === from).map((e) => e.to);
   const into = (type: string, to: string) =>
-    view.edges.filter((e) => e.type === type && e.to === to).map((e) => e.from);
+    view.edges.filter((e) => types(type).includes(e.type) && e.to === to).map((e) => e.from);
   const sameSet = (what: string, expected: string[], actual: string[]) => {
     const exp = [...new Set(expected)].sort();
     const act = [...new Set(actual)].sort();
@@ -121,7 +124,9 @@ export function checkContract(c: Contract, view: GraphView): string[] {
 export function shortestCallPath(view: GraphView, from: string, to: string): string[] | undefined {
   const next = new Map<string, string[]>();
   for (const e of view.edges) {
-    if (e.type === "CALLS") next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+    if (e.type === "CALLS" || e.type === "INSTANTIATES") {
+      next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+    }
   }
   const prev = new Map<string, string>([[from, ""]]);
   const queue = [from];

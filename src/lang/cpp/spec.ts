@@ -14,6 +14,8 @@ export const cpp: LanguageSpec = {
   // Namespaces are open and span files: any file's definitions are visible through headers.
   packageScope: "global",
   docStyle: "comments",
+  constructorNames: ["<type>"],
+  returnFields: ["type"],
   moduleName: () => "",
   resolveImport: (imp, fromPath, repo) => includeFiles(imp.source, fromPath, repo),
   commonMethods: `push_back emplace_back push_front emplace_front pop_back pop_front emplace insert

@@ -22,6 +22,10 @@ export const csharp: LanguageSpec = {
   implicitThis: true,
   packageScope: "declared",
   docStyle: "comments",
+  constructorNames: ["<type>"],
+  superNames: ["base"],
+  returnFields: ["returns", "type"],
+  typeWrappers: ["Task", "ValueTask", "Nullable"],
   moduleName: (_path, pkg) => pkg ?? "",
   resolveImport: (imp, _fromPath, repo) => resolveUsing(imp, repo),
   normalizeImport(imp) {

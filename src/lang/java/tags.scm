@@ -65,23 +65,23 @@
 (class_declaration
   superclass: (superclass [(type_identifier) (scoped_type_identifier)] @name)
   body: (class_body (constructor_declaration
-    body: (constructor_body (explicit_constructor_invocation constructor: (super)) @reference.new))))
+    body: (constructor_body (explicit_constructor_invocation constructor: (super)) @reference.super))))
 (class_declaration
   superclass: (superclass (generic_type [(type_identifier) (scoped_type_identifier)] @name))
   body: (class_body (constructor_declaration
-    body: (constructor_body (explicit_constructor_invocation constructor: (super)) @reference.new))))
+    body: (constructor_body (explicit_constructor_invocation constructor: (super)) @reference.super))))
 (class_declaration
   name: (identifier) @name
   body: (class_body (constructor_declaration
-    body: (constructor_body (explicit_constructor_invocation constructor: (this)) @reference.new))))
+    body: (constructor_body (explicit_constructor_invocation constructor: (this)) @reference.super))))
 (enum_declaration
   name: (identifier) @name
   body: (enum_body (enum_body_declarations (constructor_declaration
-    body: (constructor_body (explicit_constructor_invocation constructor: (this)) @reference.new)))))
+    body: (constructor_body (explicit_constructor_invocation constructor: (this)) @reference.super)))))
 (record_declaration
   name: (identifier) @name
   body: (class_body (constructor_declaration
-    body: (constructor_body (explicit_constructor_invocation constructor: (this)) @reference.new))))
+    body: (constructor_body (explicit_constructor_invocation constructor: (this)) @reference.super))))
 
 ; Method references: Foo::bar, this::bar, obj::bar (a reference is a use of the method).
 (method_reference . [(identifier) (field_access) (this) (super) (type_identifier) (scoped_type_identifier)] @receiver . (identifier) @name .) @reference.call
@@ -118,6 +118,13 @@
   declarator: (variable_declarator
     name: (identifier) @hint.var
     value: (object_creation_expression type: (_) @hint.type))
+  (#eq? @_var "var")) @hint
+
+(local_variable_declaration
+  type: (type_identifier) @_var
+  declarator: (variable_declarator
+    name: (identifier) @hint.var
+    value: [(method_invocation) (field_access) (identifier) (cast_expression)] @hint.value)
   (#eq? @_var "var")) @hint
 
 (field_declaration

@@ -100,12 +100,12 @@
   (class_heritage [(identifier) @name (member_expression object: (_) @receiver property: (property_identifier) @name)])
   body: (class_body
     (method_definition
-      body: (statement_block (expression_statement (call_expression function: (super)) @reference.new)))))
+      body: (statement_block (expression_statement (call_expression function: (super)) @reference.super)))))
 (class
   (class_heritage [(identifier) @name (member_expression object: (_) @receiver property: (property_identifier) @name)])
   body: (class_body
     (method_definition
-      body: (statement_block (expression_statement (call_expression function: (super)) @reference.new)))))
+      body: (statement_block (expression_statement (call_expression function: (super)) @reference.super)))))
 
 ; ---- inheritance ------------------------------------------------------------------------------
 
@@ -183,6 +183,15 @@
 (call_expression function: (import) arguments: (arguments . (string) @import.source)) @import
 
 ; ---- type hints -------------------------------------------------------------------------------
+
+; const x = make(), const x = a.b, const f = g, this.x = y.z(): typed on demand from the value.
+(variable_declarator
+  name: (identifier) @hint.var
+  value: [(call_expression) (member_expression) (identifier) (await_expression)
+    (parenthesized_expression)] @hint.value) @hint
+(assignment_expression
+  left: [(identifier) (member_expression)] @hint.var
+  right: [(call_expression) (member_expression) (identifier) (await_expression)] @hint.value) @hint
 
 ; const x = new Foo(), this.x = new Foo(), x = new mod.Foo()
 (variable_declarator

@@ -11,6 +11,9 @@ export const kotlin: LanguageSpec = {
   implicitThis: true,
   packageScope: "declared",
   docStyle: "comments",
+  constructorNames: ["constructor"],
+  primaryConstructor: true,
+  superNames: ["super"],
   moduleName: (_path, pkg) => pkg ?? "",
   normalizeImport: splitImport,
   // Kotlin file names are free and functions are imported by name: a named import resolves to the

@@ -70,8 +70,8 @@
   @reference.call
 
 ; `class A : B(x)`: the primary constructor calls B's constructor.
-(delegation_specifier (constructor_invocation (user_type (identifier) @name .)) @reference.new)
-(delegation_specifier (constructor_invocation (user_type (identifier) @name . (type_arguments))) @reference.new)
+(delegation_specifier (constructor_invocation (user_type (identifier) @name .)) @reference.super)
+(delegation_specifier (constructor_invocation (user_type (identifier) @name . (type_arguments))) @reference.super)
 
 ; ---------------------------------------------------------------------------------------------
 ; Imports. `import a.b.C` is split by spec.normalizeImport into source `a.b`, name `C`.

@@ -11,6 +11,10 @@ export const python: LanguageSpec = {
   implicitThis: false,
   packageScope: "none",
   docStyle: "docstring",
+  constructorNames: ["__init__"],
+  inheritsConstructors: true,
+  superNames: ["super"],
+  typeWrappers: ["Optional", "Awaitable", "Final", "ClassVar", "Annotated", "Type", "type"],
   moduleName: (path) => pathModuleName(path, { index: "__init__" }),
   resolveImport(imp, fromPath, repo) {
     const source = relativeSource(imp.source, fromPath);

@@ -20,8 +20,10 @@
   name: (aliased_import name: (dotted_name) @import.name alias: (identifier) @import.alias)) @import
 (import_from_statement module_name: (_) @import.source (wildcard_import) @import.wildcard) @import
 
-; x = Foo(...), self.x = Foo(...), x: Foo = ..., def f(x: Foo)
-(assignment left: [(identifier) (attribute)] @hint.var right: (call function: [(identifier) (attribute)] @hint.type)) @hint
+; x: Foo = ..., def f(x: Foo); x = Foo(...), self.x = make(), x = other.attr, f = func: the value
+; is typed on demand (a constructor, a function's declared return type, a field, a function value).
+(assignment left: [(identifier) (attribute)] @hint.var
+  right: [(call) (attribute) (identifier) (await)] @hint.value) @hint
 (assignment left: [(identifier) (attribute)] @hint.var type: (type) @hint.type) @hint
 (typed_parameter (identifier) @hint.var type: (type) @hint.type) @hint
 (typed_default_parameter name: (identifier) @hint.var type: (type) @hint.type) @hint

@@ -17,6 +17,8 @@ export const ruby: LanguageSpec = {
   implicitThis: true,
   packageScope: "global",
   docStyle: "comments",
+  constructorNames: ["initialize"],
+  inheritsConstructors: true,
   moduleName: () => "",
   normalizeImport(imp) {
     // tags.scm marks `require_relative` by capturing the method name as the imported name.

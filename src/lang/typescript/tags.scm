@@ -94,17 +94,17 @@
   (class_heritage (extends_clause value: [(identifier) @name (member_expression object: (_) @receiver property: (property_identifier) @name)]))
   body: (class_body
     (method_definition
-      body: (statement_block (expression_statement (call_expression function: (super)) @reference.new)))))
+      body: (statement_block (expression_statement (call_expression function: (super)) @reference.super)))))
 (abstract_class_declaration
   (class_heritage (extends_clause value: [(identifier) @name (member_expression object: (_) @receiver property: (property_identifier) @name)]))
   body: (class_body
     (method_definition
-      body: (statement_block (expression_statement (call_expression function: (super)) @reference.new)))))
+      body: (statement_block (expression_statement (call_expression function: (super)) @reference.super)))))
 (class
   (class_heritage (extends_clause value: [(identifier) @name (member_expression object: (_) @receiver property: (property_identifier) @name)]))
   body: (class_body
     (method_definition
-      body: (statement_block (expression_statement (call_expression function: (super)) @reference.new)))))
+      body: (statement_block (expression_statement (call_expression function: (super)) @reference.super)))))
 
 ; ---- inheritance ------------------------------------------------------------------------------
 
@@ -215,6 +215,18 @@
         name: (property_identifier) @_prop
         type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @hint.type))))) @hint
   (#eq? @hint.var @_prop))
+; const x = make(), const x = a.b, const f = g, this.x = y.z(): typed on demand from the value.
+(variable_declarator
+  name: (identifier) @hint.var
+  value: [(call_expression) (member_expression) (identifier) (await_expression) (as_expression)
+    (non_null_expression) (parenthesized_expression)] @hint.value) @hint
+(assignment_expression
+  left: [(identifier) (member_expression)] @hint.var
+  right: [(call_expression) (member_expression) (identifier) (await_expression) (as_expression)
+    (non_null_expression)] @hint.value) @hint
+(public_field_definition
+  name: [(property_identifier) (private_property_identifier)] @hint.var
+  value: [(call_expression) (member_expression) (identifier) (as_expression)] @hint.value) @hint
 ; const x = new Foo(), this.x = new Foo(), x = new mod.Foo()
 (variable_declarator
   name: (identifier) @hint.var

@@ -1,0 +1,3 @@
+module cgraphoracle
+
+go 1.19
