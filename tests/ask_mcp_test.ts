@@ -151,7 +151,7 @@ Deno.test(
       assert(textOf(slow).includes("ran past the 200 ms limit"), textOf(slow));
 
       const schema = await call("get_schema", {});
-      assert(textOf(schema).startsWith(`schema of ${project}:test: 28 nodes, 49 edges`));
+      assert(textOf(schema).startsWith(`schema of ${project}:test: 28 nodes, 54 edges`));
 
       assertEquals(await fingerprint(db, graph), before, "the graph is unchanged");
       assertEquals(mcp.errors, []);

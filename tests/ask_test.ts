@@ -264,9 +264,10 @@ Deno.test(
       assertEquals(rel("File", "IMPORTS", "File"), 7);
       assertEquals(rel("Symbol", "EXTENDS", "Symbol"), 1);
       assertEquals(rel("File", "CALLS", "Symbol"), 1);
+      assertEquals(rel("Symbol", "INSTANTIATES", "Symbol"), 5);
       const text = (await run(s, "get_schema", {})).text;
       const lines = text.split("\n");
-      assert(lines[0].includes(": 28 nodes, 49 edges"), lines[0]);
+      assert(lines[0].includes(": 28 nodes, 54 edges"), lines[0]);
       assert(lines.includes(
         "rel | (:File)-[:IMPORTS]->(:File) | 7 | " +
           "a file imports another file of the repository (external packages are not nodes)",

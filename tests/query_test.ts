@@ -190,7 +190,7 @@ Deno.test({ name: "text answers: header line, then one result per line", ...opts
       ].join("\n"),
     );
     const callees = (await call(s, "get_callees", { ...base, symbol: "main.main" })).split("\n");
-    assertEquals(callees[0], "callees (depth 1) of main.main (function, main.py:6): 4 callees");
+    assertEquals(callees[0], "callees (depth 1) of main.main (function, main.py:6): 5 callees");
     assert(callees.includes("shop/db.py:6 | connect | function | at 10"));
 
     const sym = await call(s, "find_symbol", { ...base, name: "UserService.register" });

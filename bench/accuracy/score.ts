@@ -110,7 +110,8 @@ export function score(oracle: Oracle, cg: CgExport, selfNames = ["self", "this",
   };
   const found = new Set<string>();
   const foundInst = new Set<string>();
-  const cgPairsByCallee = new Map<string, string[]>();
+  /** Per callee: the cgraph callers' ranges (file, first and last line). */
+  const cgCallersByCallee = new Map<string, { path: string; from: number; to: number }[]>();
   const cgPairsByCallerName = new Map<string, string[]>();
   let cgEdges = 0, correct = 0, unjudged = 0, valueEdges = 0, valueCorrect = 0;
   const seen = new Set<string>();
@@ -127,7 +128,12 @@ export function score(oracle: Oracle, cg: CgExport, selfNames = ["self", "this",
       if (instPairs.has(key)) foundInst.add(key);
       continue;
     }
-    push(cgPairsByCallee, callee, caller);
+    const callerSym = e.from ? symById.get(e.from) : undefined;
+    push(cgCallersByCallee, callee, {
+      path: callerSym?.path ?? e.fromFile ?? "",
+      from: callerSym?.line ?? 0,
+      to: callerSym?.endLine ?? Infinity,
+    });
     push(cgPairsByCallerName, `${caller}>${target.name}`, callee);
     const isType = TYPE_KINDS.has(target.kind);
     let hit = oraclePairs.has(key);
@@ -183,8 +189,9 @@ export function score(oracle: Oracle, cg: CgExport, selfNames = ["self", "this",
     if (!p.caller.endsWith(":0") && !mappedLocs.has(p.caller)) cause = "caller is no cgraph symbol";
     else if (!mappedLocs.has(p.callee)) cause = "callee is no cgraph symbol";
     else if (
-      (cgPairsByCallee.get(p.callee) ?? []).length && !p.caller.endsWith(":0") &&
-      (cgPairsByCallee.get(p.callee) ?? []).some((c) => fileOf(c) === fileOf(p.caller))
+      (cgCallersByCallee.get(p.callee) ?? []).some((c) =>
+        c.path === fileOf(p.caller) && c.from <= p.site && p.site <= c.to
+      )
     ) {
       cause = "credited to another caller";
     } else if (cgPairsByCallerName.has(`${p.caller}>${name}`)) {

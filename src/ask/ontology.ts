@@ -91,14 +91,27 @@ export const RELATIONS: RelationDoc[] = [
     type: "CALLS",
     ends: [["Symbol", "Symbol"], ["File", "Symbol"]],
     description:
-      "the caller calls (or instantiates) the callee; from a File for top-level code. One edge " +
-      "per caller/callee pair",
+      "the caller calls the callee (a constructor call reaches the constructor that runs); from " +
+      "a File for top-level code. One edge per caller/callee pair",
     properties: {
       line: "line of the first call site, in the caller's file",
       count: "number of call sites",
       confidence:
         "1 resolved by scope/import/self, 0.9 typed receiver, 0.7 unique name, 0.5 unique " +
         "method name",
+      via: "'value' when the callee was reached as a function value (alias, field, argument)",
+    },
+  },
+  {
+    type: "INSTANTIATES",
+    ends: [["Symbol", "Symbol"], ["File", "Symbol"]],
+    description:
+      "the caller creates an object of the class (`new X()`, `X()`): who creates X, also when X " +
+      "has no constructor of its own",
+    properties: {
+      line: "line of the first creation site",
+      count: "number of creation sites",
+      confidence: "as for CALLS",
     },
   },
   {

@@ -24,8 +24,10 @@ function mentions(f: FileFacts): Set<string> {
   }
   for (const h of f.hints) {
     add(h.type);
+    add(h.expr);
     add(h.variable);
   }
+  for (const c of f.calls) for (const a of c.argTypes ?? []) add(a);
   for (const i of f.inherits) {
     add(i.name);
     add(i.ownerName);
@@ -46,7 +48,11 @@ function definitions(f: FileFacts): Map<string, string[]> {
   for (const d of f.defs) {
     const parent = d.parent >= 0 ? f.defs[d.parent].local : "";
     const list = out.get(d.name) ?? [];
-    list.push(`${d.kind}|${d.local}|${parent}|${d.owner ?? ""}`);
+    // Return and parameter types decide receivers and overloads elsewhere: part of the name.
+    list.push(
+      `${d.kind}|${d.local}|${parent}|${d.owner ?? ""}|${d.returns ?? ""}|${d.params ?? ""}|` +
+        `${d.paramTypes ?? ""}|${d.typeParams ?? ""}`,
+    );
     out.set(d.name, list);
   }
   return out;
@@ -76,7 +82,8 @@ function namesChanged(before: FileFacts, after: FileFacts): Set<string> | undefi
   }
   // Type hints at class level are read by other files (`s.store.Save()`), imports are followed by
   // other files (re-exports): their names count as changed when they do.
-  const hints = (f: FileFacts) => f.hints.map((h) => `${h.scope}|${h.variable}|${h.type}`);
+  const hints = (f: FileFacts) =>
+    f.hints.map((h) => `${h.scope}|${h.variable}|${h.type}|${h.expr ?? ""}`);
   for (const h of differing(hints(before), hints(after))) {
     const variable = h.split("|")[1];
     for (const part of variable.split(".")) changed.add(part);
@@ -109,6 +116,23 @@ export function affectedFiles(
     const n = namesChanged(a, b);
     if (!n) return undefined;
     n.forEach((x) => names.add(x));
+  }
+  // A variable typed from a changed name (`x = make()`, `self.repo = Repo()`) changes type too,
+  // wherever it is: its name counts as changed, until nothing more follows.
+  for (let grew = names.size > 0, rounds = 0; grew && rounds < 8; rounds++) {
+    grew = false;
+    for (const facts of after.values()) {
+      for (const h of facts.hints) {
+        const parts = `${h.type} ${h.expr ?? ""}`.split(/[^\p{L}\p{N}_$@!?]+/u);
+        if (!parts.some((p) => names.has(p))) continue;
+        for (const v of h.variable.split(".")) {
+          if (!names.has(v)) {
+            names.add(v);
+            grew = true;
+          }
+        }
+      }
+    }
   }
   const affected = new Set(changed);
   for (const [path, facts] of after) {

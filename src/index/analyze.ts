@@ -154,7 +154,9 @@ export function analyze(
     const name = segments[segments.length - 1] ?? c.name;
     const written = segments.join(".");
     const callableKind = kind === "Function" || kind === "Method";
-    const params = callableKind ? paramsOf(c.node, spec) : undefined;
+    const paramInfo = callableKind ? paramsOf(c.node, spec) : undefined;
+    const params = paramInfo?.range;
+    const paramTypes = paramInfo?.types.some(Boolean) ? paramInfo.types : undefined;
     const returns = callableKind ? returnTypeOf(c.node, spec) : undefined;
     const typeParams = typeParamsOf(c.node);
     defs.push({
@@ -168,6 +170,7 @@ export function analyze(
       parent: parentDef >= 0 ? containers[parentDef].def! : -1,
       owner,
       ...(params ? { params } : {}),
+      ...(paramTypes ? { paramTypes } : {}),
       ...(returns ? { returns } : {}),
       ...(typeParams ? { typeParams } : {}),
     });
@@ -189,7 +192,9 @@ export function analyze(
   const callFacts: CallFact[] = [];
   for (const call of calls.values()) {
     const receiver = call.receiver ? normalizeReceiver(call.receiver.text) : undefined;
-    const args = argCount(call.node);
+    const argList = argsOf(call.node);
+    const args = argList?.length;
+    const argTypes = argList?.some(Boolean) ? argList : undefined;
     callFacts.push({
       from: defIndexAt(call.node, false, false),
       name: call.isNew ? typeName(call.name.text) : cleanName(call.name.text),
@@ -198,6 +203,7 @@ export function analyze(
       isNew: call.isNew || undefined,
       delegate: call.delegate || undefined,
       ...(args !== undefined ? { args } : {}),
+      ...(argTypes ? { argTypes } : {}),
     });
   }
   callFacts.sort((a, b) => a.line - b.line);
@@ -246,12 +252,16 @@ export function analyze(
 }
 
 /** Parameters a call must pass, [required, maximum]; maximum -1 when variadic. */
-function paramsOf(node: Node, spec: LanguageSpec): [number, number] | undefined {
+function paramsOf(
+  node: Node,
+  spec: LanguageSpec,
+): { range: [number, number]; types: string[] } | undefined {
   const list = parameterList(node, 0);
   if (!list) return undefined;
   let required = 0;
   let max = 0;
   let first = true;
+  const types: string[] = [];
   for (const p of list.namedChildren) {
     if (!p || /comment|keyword_separator|positional_separator|attribute/.test(p.type)) continue;
     const text = p.text;
@@ -264,12 +274,14 @@ function paramsOf(node: Node, spec: LanguageSpec): [number, number] | undefined 
       max = -1;
       continue;
     }
+    const declared = p.childForFieldName("type");
+    types.push(declared ? valueType(declared.text, spec) : "");
     if (max >= 0) max++;
     const optional = /default|optional/.test(p.type) || p.childForFieldName("value") !== null ||
       p.childForFieldName("default_value") !== null || /\?\s*:/.test(text) || /=/.test(text);
     if (!optional) required++;
   }
-  return [required, max];
+  return { range: [required, max], types };
 }
 
 function parameterList(node: Node, depth: number): Node | undefined {
@@ -302,8 +314,11 @@ function typeParamsOf(node: Node): string[] | undefined {
   return names.length ? names : undefined;
 }
 
-/** Arguments of a call when they can be counted (no spread, splat or block pass). */
-function argCount(node: Node): number | undefined {
+/**
+ * Arguments of a call when they can be counted (no spread, splat or block pass), each with the
+ * static type the call site shows (see CallFact.argTypes).
+ */
+function argsOf(node: Node): string[] | undefined {
   let list = node.childForFieldName("arguments");
   if (!list) {
     for (const child of node.namedChildren) {
@@ -316,13 +331,41 @@ function argCount(node: Node): number | undefined {
     }
   }
   if (!list) return undefined;
-  let n = 0;
+  const out: string[] = [];
   for (const a of list.namedChildren) {
     if (!a || /comment/.test(a.type)) continue;
     if (/splat|spread|block_argument/.test(a.type) || a.text.startsWith("...")) return undefined;
-    n++;
+    out.push(argType(a));
   }
-  return n;
+  return out;
+}
+
+/** The static type an argument shows: a literal's, a constructed type, `=name` for a variable. */
+function argType(a: Node): string {
+  const t = a.type;
+  if (
+    /^(string|string_literal|template_string|interpreted_string_literal|raw_string_literal|text_block)$/
+      .test(t)
+  ) {
+    return "String";
+  }
+  if (t === "character_literal") return "char";
+  if (/integer|int_literal/.test(t)) return /[lL]$/.test(a.text) ? "long" : "int";
+  if (/floating|float|decimal_floating/.test(t)) return /[fF]$/.test(a.text) ? "float" : "double";
+  if (t === "true" || t === "false" || t === "boolean_literal") return "boolean";
+  if (t === "null_literal" || t === "null" || t === "none") return "null";
+  if (/object_creation_expression|new_expression/.test(t)) {
+    const type = a.childForFieldName("type") ?? a.childForFieldName("constructor");
+    return type ? typeName(type.text) : "";
+  }
+  if (t === "cast_expression") {
+    const type = a.childForFieldName("type");
+    return type ? typeName(type.text) : "";
+  }
+  if (t === "identifier" || t === "field_access" || t === "member_expression") {
+    return a.text.length <= 80 ? `=${normalizeReceiver(a.text)}` : "";
+  }
+  return "";
 }
 
 /** The declared return type of a function, unwrapped to the type a call's value has. */

@@ -43,6 +43,8 @@ export interface DefFact {
   params?: [number, number];
   /** Declared return type (bare name, wrappers like Optional/Promise removed). */
   returns?: string;
+  /** Declared parameter types (bare names, "" when not written), for overload choice. */
+  paramTypes?: string[];
   /** Names of its generic type parameters (`T`, `K`): types that are no repository types. */
   typeParams?: string[];
 }
@@ -60,6 +62,11 @@ export interface CallFact {
   delegate?: boolean;
   /** Number of arguments, when every one is a plain argument (no spread/splat). */
   args?: number;
+  /**
+   * What each argument's static type is where the call shows it: a literal's type (`String`,
+   * `int`, `char`, `boolean`, `null`), a constructed type, or `=name` for a variable; "" unknown.
+   */
+  argTypes?: string[];
 }
 
 export interface ImportFact {

@@ -38,6 +38,7 @@ interface CallShape {
   receiver?: string;
   isNew?: boolean;
   args?: number;
+  argTypes?: string[];
 }
 
 interface Found {
@@ -420,9 +421,93 @@ class Resolver {
   ): Found | undefined {
     const found = this.resolveCallRaw(scope, from, call, depth);
     if (!found || found.refs.length < 2) return found;
-    // One overload set: choose by arity; never fan out to every same-named overload.
-    const refs = chooseOverload(found.refs, call.args);
+    // One overload set: choose by arity, then argument types; never fan out to every overload.
+    let refs = chooseOverload(found.refs, call.args);
+    if (!refs.length) refs = this.byArgumentTypes(scope, from, found.refs, call);
     return refs.length ? { ...found, refs } : undefined;
+  }
+
+  /**
+   * Overloads of one arity told apart by the arguments' static types (literals, constructed and
+   * declared types, subtypes through EXTENDS/IMPLEMENTS); failing that, an overload does not call
+   * itself. Still open: none.
+   */
+  byArgumentTypes(scope: FileScope, from: number, refs: DefRef[], call: CallShape): DefRef[] {
+    const args = call.args;
+    const fits = args === undefined ? refs : refs.filter((r) => {
+      const p = r.def.params;
+      return !p || (args >= p[0] && (p[1] < 0 || args <= p[1]));
+    });
+    if (fits.length < 2) return fits;
+    const argTypes = (call.argTypes ?? []).map((a) => {
+      if (!a.startsWith("=")) return a;
+      const t = this.typeOfExpr(scope, from, a.slice(1), MAX_DEPTH - 2);
+      if (t.type) return t.type.def.name;
+      const hint = this.hintFor(scope, from, a.slice(1));
+      return hint?.type ?? "";
+    });
+    let best: DefRef[] = [];
+    let bestScore = -Infinity;
+    for (const r of fits) {
+      let score = 0;
+      argTypes.forEach((at, i) => {
+        const pt = r.def.paramTypes?.[i] ?? "";
+        if (!at || !pt) return;
+        score += this.assignable(scope, from, at, pt, r);
+      });
+      if (score > bestScore) {
+        best = [r];
+        bestScore = score;
+      } else if (score === bestScore) best.push(r);
+    }
+    if (bestScore < 0) return [];
+    if (best.length > 1) {
+      best = best.filter((r) => !(r.file === scope.facts && r.index === from));
+    }
+    return best.length === 1 ? best : [];
+  }
+
+  /** 2 same type, 1 assignable (boxing, widening, subtype, Object), -100 not assignable. */
+  assignable(scope: FileScope, from: number, arg: string, param: string, target: DefRef): number {
+    if (arg === param) return 2;
+    const box: Record<string, string> = {
+      int: "Integer",
+      long: "Long",
+      char: "Character",
+      boolean: "Boolean",
+      double: "Double",
+      float: "Float",
+      short: "Short",
+      byte: "Byte",
+    };
+    const widen: Record<string, string[]> = {
+      char: ["int", "long", "float", "double"],
+      int: ["long", "float", "double"],
+      long: ["float", "double"],
+      float: ["double"],
+    };
+    const primitive = (t: string) => t in box;
+    if (box[arg] === param || box[param] === arg) return 1;
+    if (widen[arg]?.includes(param)) return 1;
+    if (param === "Object") return primitive(arg) ? 0 : 1;
+    if (arg === "null") return primitive(param) ? -100 : 1;
+    if (primitive(arg) !== primitive(param)) {
+      return primitive(arg) && /^(Number|Comparable|Serializable)$/.test(param) ? 1 : -100;
+    }
+    if (primitive(arg)) return -100;
+    // Reference types: a repository subtype, a generic parameter, or unknown (no evidence).
+    const ts = this.scopes.get(target.file.path)!;
+    const p = this.resolveTypeRef(ts, target.def.parent, param).filter(isType)[0];
+    const a = this.resolveTypeRef(scope, from, arg).filter(isType)[0];
+    if (!p) {
+      if (target.def.typeParams?.includes(param)) return 0;
+      for (let at = target.def.parent; at >= 0; at = ts.refs[at].def.parent) {
+        if (ts.refs[at].def.typeParams?.includes(param)) return 0;
+      }
+      return arg === "String" || !a ? -100 : 0;
+    }
+    if (!a) return arg === "String" || /^[a-z]/.test(arg) ? -100 : 0;
+    return this.isSubtype(a, p) ? 1 : -100;
   }
 
   resolveCallRaw(
@@ -928,12 +1013,26 @@ class Resolver {
     if (depth > MAX_DEPTH || seen.has(type.node.id)) return [];
     seen.add(type.node.id);
     const own = this.members.get(type.node.id)?.get(name);
-    if (own?.length) return own;
+    if (own?.length) {
+      // Where methods overload, the bases' overloads that are not overridden are candidates too.
+      if (!this.scopes.get(type.file.path)?.spec.overloads) return own;
+      const shape = (r: DefRef) => `${r.def.params?.join(",")}|${r.def.paramTypes?.join(",")}`;
+      const shapes = new Set(own.map(shape));
+      const inherited = this.basesOf(type).flatMap((b) => this.member(b, name, depth + 1, seen))
+        .filter((r) => !shapes.has(shape(r)));
+      return inherited.length ? [...own, ...inherited] : own;
+    }
     for (const base of this.basesOf(type)) {
       const found = this.member(base, name, depth + 1, seen);
       if (found.length) return found;
     }
     return [];
+  }
+
+  isSubtype(type: DefRef, base: DefRef, depth = 0): boolean {
+    if (type.node.id === base.node.id) return true;
+    if (depth > MAX_DEPTH) return false;
+    return this.basesOf(type).some((b) => this.isSubtype(b, base, depth + 1));
   }
 
   basesOf(type: DefRef): DefRef[] {
@@ -974,7 +1073,7 @@ function callable(refs: DefRef[]): DefRef[] {
  * Overloads of one name: those whose parameters take `args` arguments. Several left: the one
  * with exactly as many declared parameters, else none (a guess between overloads is no edge).
  */
-export function chooseOverload<T extends { def: DefFact }>(
+export function chooseOverload<T extends { def: DefFact; file: FileFacts }>(
   refs: T[],
   args: number | undefined,
 ): T[] {
@@ -988,9 +1087,11 @@ export function chooseOverload<T extends { def: DefFact }>(
     const exact = fits.filter((r) => r.def.params?.[1] === args);
     if (exact.length === 1) return exact;
   }
-  // A declaration and its definition (C/C++ header and source) are one function.
+  // A declaration and its definition (C/C++ header and source) are one function: same
+  // parameters, in different files. Overloads of one file are told apart by argument types.
   const names = new Set(fits.map((r) => `${r.def.params?.join(",")}`));
-  return names.size === 1 && fits.length ? fits : [];
+  const files = new Set(fits.map((r) => r.file));
+  return names.size === 1 && files.size === fits.length && fits.length ? fits : [];
 }
 
 function isSuperCall(receiver: string, superNames: string[]): boolean {

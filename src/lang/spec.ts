@@ -74,6 +74,8 @@ export interface LanguageSpec {
   normalizeImport?(imp: ImportFact): ImportFact;
   /** Method names so common in standard libraries that a unique match in the repo proves nothing. */
   commonMethods?: string[];
+  /** Methods overload by parameters (Java, C#, C++, Kotlin): inherited overloads stay visible. */
+  overloads?: boolean;
   /** Names of constructor methods; `<type>` means the type's own name (Java, C#, C++). */
   constructorNames?: string[];
   /** A class is its own (primary) constructor when it declares none (Kotlin). */

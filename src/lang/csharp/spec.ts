@@ -22,6 +22,7 @@ export const csharp: LanguageSpec = {
   implicitThis: true,
   packageScope: "declared",
   docStyle: "comments",
+  overloads: true,
   constructorNames: ["<type>"],
   superNames: ["base"],
   returnFields: ["returns", "type"],

@@ -11,6 +11,7 @@ export const java: LanguageSpec = {
   implicitThis: true,
   packageScope: "declared",
   docStyle: "comments",
+  overloads: true,
   constructorNames: ["<type>"],
   superNames: ["super"],
   returnFields: ["type"],

@@ -11,6 +11,7 @@ export const kotlin: LanguageSpec = {
   implicitThis: true,
   packageScope: "declared",
   docStyle: "comments",
+  overloads: true,
   constructorNames: ["constructor"],
   primaryConstructor: true,
   superNames: ["super"],
