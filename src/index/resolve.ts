@@ -422,6 +422,8 @@ class Resolver {
     const found = this.resolveCallRaw(scope, from, call, depth);
     if (!found || found.refs.length < 2) return found;
     // One overload set: choose by arity, then argument types; never fan out to every overload.
+    // Without overloading, same-named definitions are alternatives (conditional definitions).
+    if (!scope.spec.overloads) return found;
     let refs = chooseOverload(found.refs, call.args);
     if (!refs.length) refs = this.byArgumentTypes(scope, from, found.refs, call);
     return refs.length ? { ...found, refs } : undefined;
@@ -925,6 +927,20 @@ class Resolver {
       if (!hits.length) {
         for (const b of this.bindingsOf(scope).get(name) ?? []) {
           hits = hits.concat(this.exported(b.files, b.name ?? name, depth + 1));
+        }
+      }
+      if (!hits.length) {
+        // `ib = attrib`, `export const f = g`: a module-level alias of a definition.
+        const alias = scope.facts.hints.find((h) =>
+          h.scope === -1 && h.variable === name && h.expr && h.expr !== name
+        );
+        if (alias?.expr && /^[\w$.]+$/.test(alias.expr)) {
+          const dot = lastDot(alias.expr);
+          const found = this.resolveCall(scope, -1, {
+            name: dot < 0 ? alias.expr : alias.expr.slice(dot + 1),
+            receiver: dot < 0 ? undefined : alias.expr.slice(0, dot),
+          }, depth + 1);
+          if (found && found.confidence >= CONF_TYPED) hits = found.refs;
         }
       }
       if (!hits.length && scope.wildcards?.length) {
