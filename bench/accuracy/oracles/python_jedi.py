@@ -42,6 +42,13 @@ How it works
   code outside methods -> the class line; module level -> path:0. Decorators, default values,
   annotations and class bases/keywords are evaluated in the enclosing scope (Python semantics),
   so their calls belong to the enclosing def/class/module, not to the decorated def.
+* goto that stops on an import line (seen where a package ships .pyi stubs beside its
+  __init__.py, e.g. attrs) falls back to infer, accepting only a def of the same name; a target
+  that lands in a .pyi stub of the analysed tree cannot be mapped to a .py def: unresolved.
+* Calls are resolved in one jedi.Script per file; a call left unresolved there is asked once
+  more in a fresh Script, because jedi's per-Script caches can keep empty results from an
+  earlier look-up that hit jedi's recursion/execution limits (seen in jinja: ~900 calls).
+  jedi runs in-process (InterpreterEnvironment): same results, ~3x faster than its subprocess.
 * jedi's dynamic parameter inference (guessing a parameter's type from call sites) is turned
   off: an unannotated parameter is unknown, as for a type checker.
 * sys.path: root and root/src (src-layout), when it holds packages, come BEFORE the interpreter's
@@ -341,7 +348,6 @@ class Resolver:
 
     def _mro(self, value, depth=0):
         """C3 linearisation of a jedi class value; unknown bases appear as None."""
-        key = id(value)
         if depth > 40:
             return [value]
         bases = []
@@ -391,7 +397,6 @@ class Resolver:
             for s in seqs:
                 if s and same(s[0], cand):
                     s.pop(0)
-        del key
 
     @staticmethod
     def _class_values(d):
