@@ -5,15 +5,20 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { extractFacts } from "../src/index/extract.ts";
 import { chooseOverload, resolveAll } from "../src/index/resolve.ts";
-import { languageByName, languageOf } from "../src/lang/registry.ts";
+import { languageByName, languageOf, refineLanguage } from "../src/lang/registry.ts";
 import type { DefFact, FileFacts } from "../src/index/facts.ts";
 import { score } from "../bench/accuracy/score.ts";
 import type { CgExport, Oracle } from "../bench/accuracy/types.ts";
 
 async function edgesOf(files: Record<string, string>): Promise<string[]> {
   const facts: FileFacts[] = [];
+  // As the walk decides: `.h` is C++ in a project with C++ sources, unless its text says C.
+  const cpp = Object.keys(files).some((p) => p.endsWith(".cpp"));
   for (const [path, text] of Object.entries(files)) {
-    facts.push(await extractFacts(languageOf(path)!, path, new TextEncoder().encode(text)));
+    const bytes = new TextEncoder().encode(text);
+    facts.push(
+      await extractFacts(refineLanguage(languageOf(path, cpp)!, path, bytes), path, bytes),
+    );
   }
   const res = resolveAll(facts, languageByName);
   const names = new Map<string, string>();
@@ -176,4 +181,37 @@ Deno.test("scorer: precision, recall, unjudged and causes", () => {
   assertEquals(s.missing, { "unresolved: variable receiver": 1 });
   assertEquals(s.wrong, { "name-only guess (0.5)": 1 });
   assertEquals(s.defs, { total: 3, found: 3, rightLine: 3 });
+});
+
+Deno.test("cpp: a field declared in the header types the receiver in an out-of-line method", async () => {
+  const edges = await edgesOf({
+    "repo.h": `struct Repo { void save(int x); };`,
+    "s.h": `#include "repo.h"
+struct S {
+  Repo* repo_;
+  void run();
+};`,
+    "s.cpp": `#include "s.h"
+void S::run() {
+  repo_->save(1);
+}`,
+  });
+  assertEquals(edges, ["CALLS S.run -> Repo.save"]);
+});
+
+Deno.test("a .h file's language comes from its text, per file", () => {
+  const bytes = (t: string) => new TextEncoder().encode(t);
+  const c = languageOf("a.h")!;
+  const cppByPath = languageOf("a.h", true)!;
+  assertEquals(refineLanguage(c, "a.h", bytes("namespace x {\nclass A {};\n}")).name, "cpp");
+  assertEquals(refineLanguage(c, "a.h", bytes("int add(int a, int b);")).name, "c");
+  assertEquals(
+    refineLanguage(
+      cppByPath,
+      "a.h",
+      bytes('#ifdef __cplusplus\nextern "C" {\n#endif\nint f(void);'),
+    ).name,
+    "c",
+  );
+  assertEquals(refineLanguage(cppByPath, "a.h", bytes("struct S { int x; };")).name, "cpp");
 });

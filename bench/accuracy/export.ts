@@ -20,6 +20,9 @@ export async function exportCgraph(root: string): Promise<CgExport> {
   const t1 = performance.now();
   const res = resolveAll(facts, languageByName);
   const t2 = performance.now();
+  if (res.failures.length) {
+    console.error(`resolution failed on ${res.failures.length} calls, e.g. ${res.failures[0]}`);
+  }
   const out: CgExport = {
     files: facts.map((f) => f.path),
     symbols: [],

@@ -92,6 +92,8 @@ export interface Resolution {
   edges: Map<string, Edge[]>;
   /** Files whose edges are complete here (all of them unless `only` was given). */
   resolved: Set<string>;
+  /** Calls whose resolution threw (a bug, reported rather than fatal): `path:line name: error`. */
+  failures: string[];
 }
 
 /**
@@ -120,6 +122,7 @@ class Resolver {
   readonly byId = new Map<string, DefRef>();
   readonly packages = new Map<string, Map<string, DefRef[]>>();
   readonly modulesByName = new Map<string, DefRef[]>();
+  readonly failures: string[] = [];
   /** Line of the call being resolved: picks among same-named definitions of one scope. */
   line = 0;
 
@@ -216,7 +219,7 @@ class Resolver {
         scope.refs.map((r) => r.node),
       );
     }
-    return { symbols, edges, resolved };
+    return { symbols, edges, resolved, failures: this.failures };
   }
 
   // ---- structure ------------------------------------------------------------------------------
@@ -377,7 +380,14 @@ class Resolver {
     };
     for (const call of scope.facts.calls) {
       this.line = call.line;
-      const found = this.resolveCall(scope, call.from, call, 0);
+      let found: Found | undefined;
+      try {
+        found = this.resolveCall(scope, call.from, call, 0);
+      } catch (e) {
+        // One call the rules cannot handle never costs the file its other edges.
+        this.failures.push(`${scope.facts.path}:${call.line} ${call.name}: ${e}`);
+        continue;
+      }
       if (!found) continue;
       for (const target of found.refs) {
         if (!isType(target)) {
@@ -445,8 +455,7 @@ class Resolver {
       if (!a.startsWith("=")) return a;
       const t = this.typeOfExpr(scope, from, a.slice(1), MAX_DEPTH - 2);
       if (t.type) return t.type.def.name;
-      const hint = this.hintFor(scope, from, a.slice(1));
-      return hint?.type ?? "";
+      return this.hintFor(scope, from, a.slice(1))?.hint.type ?? "";
     });
     let best: DefRef[] = [];
     let bestScore = -Infinity;
@@ -648,20 +657,17 @@ class Resolver {
       }
       return {};
     }
-    if (/^[\w$#]+$/.test(expr)) {
-      const hint = this.hintFor(scope, from, expr);
-      if (hint?.type) return this.typeNamed(scope, hint.scope, hint.type);
-      if (hint?.expr && hint.expr !== expr) {
-        return this.typeOfExpr(scope, hint.scope, hint.expr, depth + 1);
+    const found = this.hintFor(scope, from, expr);
+    if (found) {
+      const { hint, owner } = found;
+      if (hint.type) return this.typeNamed(owner, hint.scope, hint.type);
+      if (hint.expr && hint.expr !== expr) {
+        return this.typeOfExpr(owner, hint.scope, hint.expr, depth + 1);
       }
-      return this.importedVariableType(scope, expr, depth);
     }
-    // `a.b`: a field (or property) of a's type; `self.x` hinted class-wide.
-    const hint = this.hintFor(scope, from, expr);
-    if (hint?.type) return this.typeNamed(scope, hint.scope, hint.type);
-    if (hint?.expr && hint.expr !== expr) {
-      return this.typeOfExpr(scope, hint.scope, hint.expr, depth + 1);
-    }
+    // A bare name: maybe a module-level variable imported from another file.
+    if (/^[\w$#]+$/.test(expr)) return this.importedVariableType(scope, expr, depth);
+    // `a.b`: a field (or property) of a's type.
     const dot = lastDot(expr);
     if (dot <= 0) return {};
     const owner = this.typeOfExpr(scope, from, expr.slice(0, dot), depth + 1);
@@ -745,9 +751,9 @@ class Resolver {
 
   /** Functions a local variable holds (`f = make()`, `g = other`). */
   valueOfVariable(scope: FileScope, from: number, name: string, depth: number): DefRef[] {
-    const hint = this.hintFor(scope, from, name);
-    if (!hint?.expr || hint.expr === name) return [];
-    return this.functionsOf(scope, hint.scope, hint.expr, depth + 1);
+    const found = this.hintFor(scope, from, name);
+    if (!found?.hint.expr || found.hint.expr === name) return [];
+    return this.functionsOf(found.owner, found.hint.scope, found.hint.expr, depth + 1);
   }
 
   /** An expression that denotes a function (a name, `obj.method`), never a call's result. */
@@ -763,7 +769,11 @@ class Resolver {
   }
 
   /** The hint that types a variable at a place: innermost scope, declared types first. */
-  hintFor(scope: FileScope, from: number, variable: string): TypeHint | undefined {
+  hintFor(
+    scope: FileScope,
+    from: number,
+    variable: string,
+  ): { hint: TypeHint; owner: FileScope } | undefined {
     if (!scope.hintsByVar) {
       scope.hintsByVar = new Map();
       for (const h of scope.facts.hints) {
@@ -775,8 +785,7 @@ class Resolver {
     const hints = scope.hintsByVar.get(variable);
     const type = this.enclosingType(scope, from);
     if (!hints?.length) {
-      const field = type ? this.fieldHint(scope, variable, type) : undefined;
-      return field;
+      return type ? this.fieldHint(scope, variable, type) : undefined;
     }
     const chain = new Set<number>();
     for (let at = from;; at = scope.refs[at].def.parent) {
@@ -800,7 +809,7 @@ class Resolver {
       if (better) best = { depth: d, hint: h };
     }
     if (!best && type) return this.fieldHint(scope, variable, type);
-    return best?.hint;
+    return best ? { hint: best.hint, owner: scope } : undefined;
   }
 
   /** `Q.name()` where Q is a module binding, an imported symbol, a type or a namespace. */
@@ -1000,14 +1009,19 @@ class Resolver {
   }
 
   /** A field declared at class level, maybe in another file (C++ out-of-line methods). */
-  fieldHint(scope: FileScope, variable: string, type: DefRef): TypeHint | undefined {
+  fieldHint(
+    scope: FileScope,
+    variable: string,
+    type: DefRef,
+  ): { hint: TypeHint; owner: FileScope } | undefined {
     // `this._repo` or a bare `repo_` inside a method.
     const self = scope.spec.selfNames.find((n) => variable.startsWith(`${n}.`));
     if (!self && !scope.spec.implicitThis) return undefined; // a bare name is a local here
     const field = self ? variable.slice(self.length + 1) : variable;
     if (field.includes(".")) return undefined;
     const ts = this.scopes.get(type.file.path);
-    return ts ? this.fieldHintOf(ts, type, field) : undefined;
+    const hint = ts ? this.fieldHintOf(ts, type, field) : undefined;
+    return hint && ts ? { hint, owner: ts } : undefined;
   }
 
   within(scope: FileScope, index: number, ancestor: number): boolean {

@@ -1,6 +1,7 @@
 /** Reads, hashes and analyzes files (the CPU-heavy part of indexing), skipping what cannot be read. */
 import type { FileFacts } from "./facts.ts";
 import { extractFacts, sha256 } from "./extract.ts";
+import { refineLanguage } from "../lang/registry.ts";
 import type { Candidate, Skipped } from "./walk.ts";
 
 /** Files larger than this are skipped (and reported): generated code, bundles, data. */
@@ -53,8 +54,9 @@ async function readOne(c: Candidate, limit: number): Promise<ReadFile | Skipped>
     return { path: c.path, reason: `unreadable (${(err as Error).message})` };
   }
   if (looksBinary(bytes)) return { path: c.path, reason: "binary" };
+  const language = refineLanguage(c.language, c.path, bytes);
   return {
-    candidate: c,
+    candidate: language === c.language ? c : { ...c, language },
     bytes,
     hash: sha256(bytes),
     size: st.size,

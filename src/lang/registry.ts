@@ -48,3 +48,22 @@ export function languageOf(path: string, cppHeaders = false): LanguageSpec | und
   if (ext === ".h" && cppHeaders) return languageByName("cpp") ?? BY_EXTENSION.get(ext);
   return BY_EXTENSION.get(ext);
 }
+
+/**
+ * The language of a file once its text is known: a language that claims the file's extension by
+ * content (see LanguageSpec.claims) wins over the one chosen by path; the first match counts, so a
+ * header with C++ constructs is C++ even when it also guards its declarations for C callers.
+ */
+export function refineLanguage(spec: LanguageSpec, path: string, bytes: Uint8Array): LanguageSpec {
+  const ext = path.slice(path.lastIndexOf(".")).toLowerCase();
+  const claimants = CLAIMS.filter((c) => c.claims!.extensions.includes(ext));
+  if (!claimants.length) return spec;
+  const text = new TextDecoder().decode(bytes.subarray(0, 65536));
+  for (const c of claimants) if (c.claims!.pattern.test(text)) return c;
+  return spec;
+}
+
+/** Languages that claim files by content, strongest evidence first. */
+const CLAIMS = LANGUAGES.filter((l) => l.claims).sort((a, b) =>
+  b.claims!.priority - a.claims!.priority
+);

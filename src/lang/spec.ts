@@ -74,6 +74,11 @@ export interface LanguageSpec {
   normalizeImport?(imp: ImportFact): ImportFact;
   /** Method names so common in standard libraries that a unique match in the repo proves nothing. */
   commonMethods?: string[];
+  /**
+   * Files with one of these extensions that another language owns, which this language claims when
+   * their text matches (`.h` holding classes or namespaces is C++): decided per file, by content.
+   */
+  claims?: { extensions: string[]; pattern: RegExp; priority: number };
   /** Methods overload by parameters (Java, C#, C++, Kotlin): inherited overloads stay visible. */
   overloads?: boolean;
   /** Names of constructor methods; `<type>` means the type's own name (Java, C#, C++). */

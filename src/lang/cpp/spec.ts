@@ -14,6 +14,14 @@ export const cpp: LanguageSpec = {
   // Namespaces are open and span files: any file's definitions are visible through headers.
   packageScope: "global",
   docStyle: "comments",
+  claims: {
+    extensions: [".h"],
+    priority: 2,
+    // Constructs C has not: classes, namespaces, templates, access labels, references to std::,
+    // scope operators in declarations, C++ keywords, extension-less standard headers.
+    pattern:
+      /^\s*(class|namespace|template\s*<|using\s+namespace|public:|private:|protected:)|\bstd::|\b(virtual|constexpr|nullptr|noexcept|operator\s*[^\s\w(]|static_cast|override)\b|^\s*#\s*include\s*<(string|vector|map|memory|iostream|cstdint|cstddef|cstring|utility|algorithm|functional)>|\w::~?\w+\s*\(/m,
+  },
   overloads: true,
   constructorNames: ["<type>"],
   returnFields: ["type"],
