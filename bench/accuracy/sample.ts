@@ -56,7 +56,6 @@ const lineOf = async (path: string, line: number) => {
   return (lines.get(path)![line - 1] ?? "").trim().slice(0, 140);
 };
 const sym = new Map(cg.symbols.map((s) => [s.id, s]));
-const langOk = (path: string) => !values.lang || cg.symbols.some((s) => s.path === path) && true;
 
 const edges = pick(
   cg.edges.filter((e) => e.type === "CALLS"),
