@@ -56,6 +56,7 @@ export function analyze(
   const inheritNodes: { node: Node; relation: InheritFact["relation"] }[] = [];
   const hintNodes: { at: Node; variable: Node; type?: Node; value?: Node }[] = [];
   let pkg: string | undefined;
+  let defaultExport: string | undefined;
   const seenDefs = new Set<number>();
 
   for (const match of query.matches(root)) {
@@ -123,6 +124,8 @@ export function analyze(
         if (variable && (type || value)) hintNodes.push({ at: c.node, variable, type, value });
       } else if (c.name === "package") {
         pkg ??= c.node.text.trim();
+      } else if (c.name === "export.default") {
+        defaultExport ??= cleanName(c.node.text);
       }
     }
   }
@@ -242,6 +245,7 @@ export function analyze(
     lines: file.lines,
     module: spec.moduleName(file.path, pkg),
     package: pkg,
+    ...(defaultExport ? { defaultExport } : {}),
     defs,
     calls: callFacts,
     imports,

@@ -113,6 +113,8 @@ export interface FileFacts {
   module: string;
   /** Declared package / namespace, for same-package resolution (Java, Kotlin, C#, Go dir). */
   package?: string;
+  /** The local name the file exports as its default (`export default class X`). */
+  defaultExport?: string;
   defs: DefFact[];
   calls: CallFact[];
   imports: ImportFact[];

@@ -928,6 +928,9 @@ class Resolver {
       if (!scope) continue;
       // Top-level and namespace members (C#, C++) are reachable by their simple name.
       let hits = scope.exports.get(name) ?? [];
+      if (!hits.length && name === "default" && scope.facts.defaultExport) {
+        hits = this.exported([path], scope.facts.defaultExport, depth + 1);
+      }
       if (!hits.length && name === "default") {
         const named = alias ? scope.children.get(-1)?.get(alias) ?? [] : [];
         const top = scope.refs.filter((r) => r.def.parent < 0);

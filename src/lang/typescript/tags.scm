@@ -74,6 +74,46 @@
     right: [(arrow_function) (function_expression)])) @definition.function
   (#eq? @_proto "prototype"))
 
+; Object literals bound to a name that hold functions are namespace-like objects (kind module);
+; their function-valued members are their methods: const api = { get() {}, post: () => {} }.
+(lexical_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: (object [(method_definition)
+      (pair value: [(arrow_function) (function_expression) (generator_function)])]))) @definition.module
+(variable_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: (object [(method_definition)
+      (pair value: [(arrow_function) (function_expression) (generator_function)])]))) @definition.module
+; Members of any object literal: { send(data) {...} }, { message: (x) => ... } (also objects passed
+; as arguments: their functions are callers of their own).
+(object (method_definition name: [(property_identifier) (string)] @name) @definition.function)
+(object
+  (pair
+    key: [(property_identifier) (string)] @name
+    value: [(arrow_function) (function_expression) (generator_function)]) @definition.function)
+; obj.handler = function () {}, this.cb = () => {} anywhere (file-level forms above win).
+(expression_statement
+  (assignment_expression
+    left: (member_expression property: (property_identifier) @name)
+    right: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+; Named function expressions that no binding names: return function basicAuth() {}, f(function g() {}).
+(return_statement (function_expression name: (identifier) @name) @definition.function)
+(arguments (function_expression name: (identifier) @name) @definition.function)
+(parenthesized_expression (function_expression name: (identifier) @name) @definition.function)
+; Wrapped function values: const f = (() => ...), const f = (x => x) as Handler.
+(lexical_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: [(parenthesized_expression [(arrow_function) (function_expression)])
+      (as_expression [(arrow_function) (function_expression)])
+      (satisfies_expression [(arrow_function) (function_expression)])])) @definition.function
+; export default class X / function f / value: what `import x from` binds.
+(export_statement "default" declaration: [(class_declaration name: (_) @export.default)
+  (function_declaration name: (_) @export.default)])
+(export_statement "default" value: (identifier) @export.default)
+
 ; ---- calls ------------------------------------------------------------------------------------
 
 ; f(), f`tpl`
