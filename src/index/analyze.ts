@@ -58,11 +58,16 @@ export function analyze(
   let pkg: string | undefined;
   let defaultExport: string | undefined;
   const seenDefs = new Set<number>();
+  const skipped = new Set<number>();
 
   for (const match of query.matches(root)) {
     const byName = new Map<string, Node>();
     for (const c of match.captures) if (!byName.has(c.name)) byName.set(c.name, c.node);
     for (const c of match.captures) {
+      if (c.name === "definition.skip") {
+        skipped.add(c.node.id);
+        continue;
+      }
       const kind = KIND_BY_CAPTURE[c.name];
       const nameNode = byName.get("name");
       if (kind && nameNode) {
@@ -131,6 +136,11 @@ export function analyze(
   }
 
   // Containers in document order, so a parent always precedes its children.
+  if (skipped.size) {
+    const kept = containers.filter((c) => !skipped.has(c.node.id));
+    containers.length = 0;
+    containers.push(...kept);
+  }
   containers.sort((a, b) =>
     a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex
   );

@@ -872,7 +872,8 @@ class Resolver {
       const isTypeScope = at >= 0 && TYPE_KINDS.has(scope.refs[at].def.kind) &&
         scope.refs[at].def.kind !== "Module";
       if (!isTypeScope || scope.spec.implicitThis || at === from) {
-        const hit = pick(nearest(scope.children.get(at)?.get(name) ?? [], this.line), CONF_SCOPE);
+        const here = (scope.children.get(at)?.get(name) ?? []).filter(accept);
+        const hit = pick(nearest(here, this.line), CONF_SCOPE);
         if (hit) return hit;
       }
       if (at < 0) break;
@@ -1045,7 +1046,10 @@ class Resolver {
   member(type: DefRef, name: string, depth = 0, seen = new Set<string>()): DefRef[] {
     if (depth > MAX_DEPTH || seen.has(type.node.id)) return [];
     seen.add(type.node.id);
-    const own = this.members.get(type.node.id)?.get(name);
+    let own = this.members.get(type.node.id)?.get(name);
+    if (own && own.length > 1 && this.scopes.get(type.file.path)?.spec.mergeSameNamedMembers) {
+      own = [own.reduce((a, b) => (b.def.line < a.def.line ? b : a))];
+    }
     if (own?.length) {
       // Where methods overload, the bases' overloads that are not overridden are candidates too.
       if (!this.scopes.get(type.file.path)?.spec.overloads) return own;
@@ -1169,10 +1173,11 @@ function lastDot(text: string): number {
  */
 function nearest(refs: DefRef[], line: number): DefRef[] {
   if (refs.length < 2 || !line) return refs;
-  // Overloads (different parameters) and methods stay: arity chooses among them later.
-  const shape = (r: DefRef) => `${r.def.kind}|${r.def.params?.join(",")}`;
-  if (refs.some((r) => r.file !== refs[0].file || shape(r) !== shape(refs[0]))) return refs;
-  if (refs[0].def.kind === "Method") return refs;
+  if (refs.some((r) => r.file !== refs[0].file)) return refs;
+  // Overloads (callables with different parameters) and methods stay: arity chooses later.
+  const callables = refs.filter((r) => r.def.kind === "Function" || r.def.kind === "Method");
+  if (callables.some((r) => r.def.kind === "Method")) return refs;
+  if (new Set(callables.map((r) => r.def.params?.join(","))).size > 1) return refs;
   const before = refs.filter((r) => r.def.line <= line);
   return [before.length ? before[before.length - 1] : refs[0]];
 }

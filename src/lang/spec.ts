@@ -3,7 +3,8 @@
  *
  * Capture names in `tags.scm` (one shared analyzer reads them for every language):
  *
- * Definitions — the whole node is `@definition.<kind>`, its name `@name`:
+ * Definitions — the whole node is `@definition.<kind>`, its name `@name`; `@definition.skip` on a
+ *   definition node drops it (Python `@overload` stubs: signatures, not definitions):
  *   kinds: function, method, class, interface, struct, enum, trait, module.
  *   A function directly inside a type becomes a method automatically.
  *   `@owner` (optional, inside the match): the owning type's name when it is written outside the
@@ -80,6 +81,11 @@ export interface LanguageSpec {
    * their text matches (`.h` holding classes or namespaces is C++): decided per file, by content.
    */
   claims?: { extensions: string[]; pattern: RegExp; priority: number };
+  /**
+   * Several declarations of one member name in one type are one member (TypeScript overload
+   * signatures, accessor pairs): calls reach the first.
+   */
+  mergeSameNamedMembers?: boolean;
   /** Methods overload by parameters (Java, C#, C++, Kotlin): inherited overloads stay visible. */
   overloads?: boolean;
   /** Names of constructor methods; `<type>` means the type's own name (Java, C#, C++). */

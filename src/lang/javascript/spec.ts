@@ -58,6 +58,7 @@ export const javascript: LanguageSpec = {
   constructorNames: ["constructor"],
   inheritsConstructors: true,
   superNames: ["super"],
+  mergeSameNamedMembers: true,
   moduleName: (path) => jsModuleName(path),
   resolveImport: (imp, fromPath, repo) => resolveJsImport(imp, fromPath, repo, JS_EXTS),
   normalizeImport: normalizeJsImport,

@@ -1,6 +1,11 @@
 ; Python: definitions, calls, imports, inheritance, type hints.
 
 (function_definition name: (identifier) @name) @definition.function
+; `@overload` / `@typing.overload` stubs are signatures of the implementation that follows.
+(decorated_definition
+  (decorator [(identifier) (attribute)] @_overload)
+  definition: (function_definition) @definition.skip
+  (#match? @_overload "(^|\\.)overload$"))
 (class_definition name: (identifier) @name) @definition.class
 
 (class_definition

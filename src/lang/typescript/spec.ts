@@ -22,6 +22,7 @@ export const typescript: LanguageSpec = {
   constructorNames: ["constructor"],
   inheritsConstructors: true,
   superNames: ["super"],
+  mergeSameNamedMembers: true,
   typeWrappers: ["Promise", "PromiseLike", "Readonly"],
   moduleName: (path) => jsModuleName(path),
   resolveImport: (imp, fromPath, repo) => resolveJsImport(imp, fromPath, repo, TS_EXTS),
