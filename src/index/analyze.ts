@@ -59,6 +59,7 @@ export function analyze(
   let defaultExport: string | undefined;
   const seenDefs = new Set<number>();
   const skipped = new Set<number>();
+  const decorators: Node[] = [];
 
   for (const match of query.matches(root)) {
     const byName = new Map<string, Node>();
@@ -66,6 +67,10 @@ export function analyze(
     for (const c of match.captures) {
       if (c.name === "definition.skip") {
         skipped.add(c.node.id);
+        continue;
+      }
+      if (c.name === "decorator") {
+        decorators.push(c.node);
         continue;
       }
       const kind = KIND_BY_CAPTURE[c.name];
@@ -190,12 +195,22 @@ export function analyze(
   });
 
   const defIndexAt = (node: Node, onlyTypes = false, inHead = true): number => {
+    // A decorator runs where the definition it decorates is made: in the scope around a
+    // definition whose head (before its body) holds it, e.g. a class's for its members' and
+    // parameters' decorators.
+    const decorator = inHead
+      ? undefined
+      : decorators.find((d) => contains(d, node) || d.id === node.id);
     let best = -1;
     for (let i = 0; i < containers.length; i++) {
       const c = containers[i];
       if (c.def === undefined || !contains(c.node, node)) continue;
       if (onlyTypes && !TYPE_KINDS.has(c.kind as SymbolKind)) continue;
-      // Decorators and annotations before the name run where the definition is made.
+      if (decorator) {
+        const body = c.node.childForFieldName("body");
+        if (!body || decorator.startIndex < body.startIndex) continue;
+      }
+      // Calls before the name (annotations, attributes) run where the definition is made.
       if (!inHead && node.startIndex < c.nameNode.startIndex) continue;
       best = i; // sorted by start, so a later container that contains node is more inner
     }

@@ -243,3 +243,6 @@
 (field_definition
   property: (property_identifier) @hint.var
   value: (new_expression constructor: [(identifier) (member_expression)] @hint.type)) @hint
+
+; Decorators run where the decorated definition is made (see spec.ts: @decorator).
+(decorator) @decorator

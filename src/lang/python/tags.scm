@@ -32,3 +32,6 @@
 (assignment left: [(identifier) (attribute)] @hint.var type: (type) @hint.type) @hint
 (typed_parameter (identifier) @hint.var type: (type) @hint.type) @hint
 (typed_default_parameter name: (identifier) @hint.var type: (type) @hint.type) @hint
+
+; Decorators run where the decorated definition is made (see spec.ts: @decorator).
+(decorator) @decorator

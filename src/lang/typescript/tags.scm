@@ -297,3 +297,6 @@
       @_param))
   (#eq? @_constructor "constructor")
   (#match? @_param "(^|\\s)(public|private|protected|readonly)\\s")) @hint
+
+; Decorators run where the decorated definition is made (see spec.ts: @decorator).
+(decorator) @decorator
