@@ -82,14 +82,21 @@ export function score(oracle: Oracle, cg: CgExport, selfNames = ["self", "this",
   for (const i of oracle.instantiates ?? []) {
     if (inScope(i.caller) && inScope(i.class)) instPairs.add(`${i.caller}>${i.class}`);
   }
+  // An unresolved site, by the name called there or by its line (an alias's name differs).
   const unresolved = new Set(
-    (oracle.unresolved ?? []).map((u) => `${u.caller}>${u.name}`),
+    (oracle.unresolved ?? []).flatMap((u) => [
+      `${u.caller}>${u.name}`,
+      `${u.caller}@${u.site}>${u.name}`,
+    ]),
   );
   const oracleByCallerName = new Map<string, string[]>();
   for (const p of oraclePairs.values()) {
     const name = oracleDefs.get(p.callee)?.name;
     if (name) push(oracleByCallerName, `${p.caller}>${name}`, p.callee);
   }
+
+  const callsAt = new Map<string, CgCall[]>();
+  for (const c of cg.calls) push(callsAt, `${c.path}:${c.line}`, c);
 
   // ---- cgraph pairs ---------------------------------------------------------------------------
   const wrong: Record<string, number> = {};
@@ -161,7 +168,12 @@ export function score(oracle: Oracle, cg: CgExport, selfNames = ["self", "this",
       correct++;
       continue;
     }
-    if (unresolved.has(`${caller}>${target.name}`)) {
+    const namesAtSite = (callsAt.get(`${fileOf(caller.replace(/^cg:/, ""))}:${e.line}`) ?? [])
+      .map((c) => c.name);
+    if (
+      unresolved.has(`${caller}>${target.name}`) ||
+      namesAtSite.some((n) => unresolved.has(`${caller}@${e.line}>${n}`))
+    ) {
       unjudged++;
       continue;
     }
@@ -178,8 +190,6 @@ export function score(oracle: Oracle, cg: CgExport, selfNames = ["self", "this",
   }
 
   // ---- what is missing ------------------------------------------------------------------------
-  const callsAt = new Map<string, CgCall[]>();
-  for (const c of cg.calls) push(callsAt, `${c.path}:${c.line}`, c);
   for (const [key, p] of oraclePairs) {
     if (found.has(key)) continue;
     const def = oracleDefs.get(p.callee);

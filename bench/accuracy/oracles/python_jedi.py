@@ -439,6 +439,10 @@ class Resolver:
         """Map one jedi Name -> list of targets, or 'external', or None (unresolved)."""
         t = d.type
         rel = self.rel(d.module_path)
+        if via_infer and expect_name is not None and d.name != expect_name:
+            # infer went through a decorator or alias (`@dataclass_transform` on `define`): the
+            # value is not the named def, wherever it lies; not evidence of an outside target.
+            return None
         if rel is None:
             if self._is_repo_stub(d.module_path):
                 self.stats["pyi_targets"] += 1
@@ -499,6 +503,10 @@ class Resolver:
                 inferred = []
             mapped = self._map_all(inferred, via_infer=True, expect_name=expect)
             if mapped == "variable":
+                mapped = None
+            # A name bound in the analysed tree (`s = attributes = attrs`) whose value jedi infers
+            # outside it (through a stub's decorator): jedi lost the value; not an outside call.
+            if mapped == "external" and names and all(self.rel(d.module_path) for d in names):
                 mapped = None
         return mapped
 

@@ -20,14 +20,17 @@ export const python: LanguageSpec = {
     const source = relativeSource(imp.source, fromPath);
     const files = dottedModuleFiles(source, repo, [".py", ".pyi"], "__init__");
     // `from pkg import mod` names a module as often as a symbol.
-    if (imp.name) {
-      const sub = dottedModuleFiles(source ? `${source}.${imp.name}` : imp.name, repo, [
-        ".py",
-        ".pyi",
-      ], "__init__");
-      return [...files, ...sub];
-    }
-    return files;
+    const sub = imp.name
+      ? dottedModuleFiles(
+        source ? `${source}.${imp.name}` : imp.name,
+        repo,
+        [".py", ".pyi"],
+        "__init__",
+      )
+      : [];
+    // A stub (`m.pyi`) beside its module (`m.py`) describes it: the import runs the module.
+    const all = [...files, ...sub];
+    return all.filter((p) => !p.endsWith(".pyi") || !all.includes(p.slice(0, -1)));
   },
   moduleBinding: (source) => source.startsWith(".") ? undefined : source,
   commonMethods: [

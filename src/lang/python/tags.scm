@@ -29,6 +29,8 @@
 ; is typed on demand (a constructor, a function's declared return type, a field, a function value).
 (assignment left: [(identifier) (attribute)] @hint.var
   right: [(call) (attribute) (identifier) (await)] @hint.value) @hint
+; ib = attr = attrib: each name holds the next one's value.
+(assignment left: (identifier) @hint.var right: (assignment left: (identifier) @hint.value)) @hint
 (assignment left: [(identifier) (attribute)] @hint.var type: (type) @hint.type) @hint
 (typed_parameter (identifier) @hint.var type: (type) @hint.type) @hint
 (typed_default_parameter name: (identifier) @hint.var type: (type) @hint.type) @hint
