@@ -647,7 +647,13 @@ class Resolver {
         return {}; // `super()` alone is no value we type here
       }
       if (!/^[\w$#]+$/.test(name)) return {};
-      const found = this.resolveCall(scope, from, { name, receiver }, depth + 1);
+      const args = splitArgs(expr.slice(open + 1, -1));
+      const found = this.resolveCall(scope, from, {
+        name,
+        receiver,
+        args: args.length,
+        argTypes: args.map(literalType),
+      }, depth + 1);
       const target = found?.refs[0];
       if (!target) return {};
       if (isType(target)) return { type: target };
@@ -1129,6 +1135,45 @@ export function chooseOverload<T extends { def: DefFact; file: FileFacts }>(
   const names = new Set(fits.map((r) => `${r.def.params?.join(",")}`));
   const files = new Set(fits.map((r) => r.file));
   return names.size === 1 && files.size === fits.length && fits.length ? fits : [];
+}
+
+/** The arguments written between a call's parentheses, split at top-level commas. */
+function splitArgs(text: string): string[] {
+  if (!text.trim()) return [];
+  const out: string[] = [];
+  let depth = 0;
+  let quote = "";
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quote) {
+      if (ch === "\\") i++;
+      else if (ch === quote) quote = "";
+    } else if (ch === '"' || ch === "'" || ch === "`") quote = ch;
+    else if ("([{<".includes(ch)) depth++;
+    else if (")]}>".includes(ch)) depth--;
+    else if (ch === "," && depth === 0) {
+      out.push(text.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  out.push(text.slice(start).trim());
+  return out;
+}
+
+/** What an argument's text shows of its type (as CallFact.argTypes): literals and variables. */
+function literalType(arg: string): string {
+  if (/^"/.test(arg)) return "String";
+  if (/^'.'$|^'\\.'$/.test(arg)) return "char";
+  if (/^-?\d+[lL]$/.test(arg)) return "long";
+  if (/^-?\d+$/.test(arg)) return "int";
+  if (/^-?\d*\.\d+[fF]?$/.test(arg)) return /[fF]$/.test(arg) ? "float" : "double";
+  if (arg === "true" || arg === "false") return "boolean";
+  if (arg === "null") return "null";
+  const made = arg.match(/^new\s+([\w$.]+)/);
+  if (made) return made[1].split(".").pop()!;
+  if (/^[\w$.]+$/.test(arg)) return `=${arg}`;
+  return "";
 }
 
 function isSuperCall(receiver: string, superNames: string[]): boolean {

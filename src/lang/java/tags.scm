@@ -3,9 +3,9 @@
 (package_declaration [(scoped_identifier) (identifier)] @package)
 
 ; ---------------------------------------------------------------------------------------------
-; Definitions. Annotation types (@interface) are skipped. Methods and constructors are captured
-; only in the bodies of named types, so the methods of an anonymous class (`new Runnable() {...}`)
-; are not definitions: their calls belong to the enclosing named method, like a lambda's.
+; Definitions. Annotation types (@interface) are skipped. Methods of anonymous classes
+; (`new Runnable() { public void run() {...} }`) are definitions inside the method that creates
+; them; an enum constant with a body is a class of its own inside the enum.
 
 (class_declaration name: (identifier) @name) @definition.class
 (record_declaration name: (identifier) @name) @definition.class
@@ -22,6 +22,10 @@
   (method_declaration name: (identifier) @name) @definition.method)))
 (enum_declaration body: (enum_body (enum_body_declarations
   (constructor_declaration name: (identifier) @name) @definition.method)))
+(enum_constant name: (identifier) @name body: (class_body)) @definition.class
+(enum_constant body: (class_body (method_declaration name: (identifier) @name) @definition.method))
+(object_creation_expression
+  (class_body (method_declaration name: (identifier) @name) @definition.method))
 
 ; ---------------------------------------------------------------------------------------------
 ; Calls.
