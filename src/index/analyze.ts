@@ -490,7 +490,8 @@ function cleanName(text: string): string {
 /** Bare type name from a written type: `pkg.Foo<T>` / `*Foo` / `&mut a::Foo` / `Foo?` -> `Foo`. */
 export function typeName(text: string): string {
   let t = text.trim();
-  t = t.replace(/<[\s\S]*>$/, "").replace(/\[[\s\S]*\]$/, "").replace(/\([\s\S]*\)$/, "");
+  // `Foo[]` stays an array (no member of Foo); `List[int]`, `Foo<T>` and `f(x)` lose their tails.
+  t = t.replace(/<[\s\S]*>$/, "").replace(/\[[^\]][\s\S]*\]$/, "").replace(/\([\s\S]*\)$/, "");
   t = t.replace(/^[*&\s]+|^mut\s+|^const\s+|[?!*&\s]+$/g, "").replace(/^(mut|dyn|impl)\s+/, "");
   const parts = t.split(/::|\.|\\/);
   return cleanName(parts[parts.length - 1] ?? t);

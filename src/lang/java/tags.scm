@@ -114,7 +114,8 @@
 ; `var x = new Foo()`; `this.x = new Foo()`; constructor injection `this.x = x` of a typed parameter.
 
 (local_variable_declaration
-  type: [(type_identifier) (scoped_type_identifier) (generic_type)] @hint.type
+  type: [(type_identifier) (scoped_type_identifier) (generic_type) (array_type) (integral_type)
+    (floating_point_type) (boolean_type)] @hint.type
   declarator: (variable_declarator name: (identifier) @hint.var)
   (#not-eq? @hint.type "var")) @hint
 (local_variable_declaration
@@ -132,20 +133,25 @@
   (#eq? @_var "var")) @hint
 
 (field_declaration
-  type: [(type_identifier) (scoped_type_identifier) (generic_type)] @hint.type
+  type: [(type_identifier) (scoped_type_identifier) (generic_type) (array_type) (integral_type)
+    (floating_point_type) (boolean_type)] @hint.type
   declarator: (variable_declarator name: (identifier) @hint.var)) @hint
 (constant_declaration
-  type: [(type_identifier) (scoped_type_identifier) (generic_type)] @hint.type
+  type: [(type_identifier) (scoped_type_identifier) (generic_type) (array_type) (integral_type)
+    (floating_point_type) (boolean_type)] @hint.type
   declarator: (variable_declarator name: (identifier) @hint.var)) @hint
 
 (formal_parameter
-  type: [(type_identifier) (scoped_type_identifier) (generic_type)] @hint.type
+  type: [(type_identifier) (scoped_type_identifier) (generic_type) (array_type) (integral_type)
+    (floating_point_type) (boolean_type)] @hint.type
   name: (identifier) @hint.var) @hint
 (enhanced_for_statement
-  type: [(type_identifier) (scoped_type_identifier) (generic_type)] @hint.type
+  type: [(type_identifier) (scoped_type_identifier) (generic_type) (array_type) (integral_type)
+    (floating_point_type) (boolean_type)] @hint.type
   name: (identifier) @hint.var) @hint
 (resource
-  type: [(type_identifier) (scoped_type_identifier) (generic_type)] @hint.type
+  type: [(type_identifier) (scoped_type_identifier) (generic_type) (array_type) (integral_type)
+    (floating_point_type) (boolean_type)] @hint.type
   name: (identifier) @hint.var
   (#not-eq? @hint.type "var")) @hint
 (catch_formal_parameter
@@ -158,7 +164,8 @@
 
 (constructor_declaration
   parameters: (formal_parameters (formal_parameter
-    type: [(type_identifier) (scoped_type_identifier) (generic_type)] @hint.type
+    type: [(type_identifier) (scoped_type_identifier) (generic_type) (array_type) (integral_type)
+    (floating_point_type) (boolean_type)] @hint.type
     name: (identifier) @_param))
   body: (constructor_body (expression_statement (assignment_expression
     left: (field_access object: (this) field: (identifier)) @hint.var
