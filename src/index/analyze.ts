@@ -412,6 +412,11 @@ function returnTypeOf(node: Node, spec: LanguageSpec): string | undefined {
  */
 export function valueType(text: string, spec: LanguageSpec): string {
   let t = text.trim().replace(/^(:|->)\s*/, "").trim();
+  // Several results (`(T, error)`, `(n int, err error)`): a call's value is the first.
+  if (t.startsWith("(") && t.endsWith(")")) {
+    const first = splitTop(t.slice(1, -1), ",")[0].trim();
+    t = first.includes(" ") ? first.slice(first.lastIndexOf(" ") + 1) : first;
+  }
   for (let i = 0; i < 4; i++) {
     const parts = splitTop(t, "|").map((p) => p.trim()).filter((p) =>
       p && !(spec.nullTypes ?? ["None", "null", "undefined", "nil"]).includes(p)

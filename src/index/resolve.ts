@@ -671,8 +671,16 @@ class Resolver {
         return this.typeOfExpr(owner, hint.scope, hint.expr, depth + 1);
       }
     }
-    // A bare name: maybe a module-level variable imported from another file.
-    if (/^[\w$#]+$/.test(expr)) return this.importedVariableType(scope, expr, depth);
+    // A bare name: maybe a module-level variable imported from another file, or one of the
+    // package (Go, Java, C#: files of one package see each other's top-level variables).
+    if (/^[\w$#]+$/.test(expr)) {
+      const imported = this.importedVariableType(scope, expr, depth);
+      if (imported.type || imported.known) return imported;
+      const pkg = this.packageVariable(scope, expr);
+      if (pkg?.hint.type) return this.typeNamed(pkg.owner, -1, pkg.hint.type);
+      if (pkg?.hint.expr) return this.typeOfExpr(pkg.owner, -1, pkg.hint.expr, depth + 1);
+      return {};
+    }
     // `a.b`: a field (or property) of a's type.
     const dot = lastDot(expr);
     if (dot <= 0) return {};
@@ -697,6 +705,29 @@ class Resolver {
       }
     }
     return {};
+  }
+
+  /** A top-level variable of another file of the same package (`var CommandLine = ...`). */
+  packageVariable(
+    scope: FileScope,
+    name: string,
+  ): { hint: TypeHint; owner: FileScope } | undefined {
+    if (scope.spec.packageScope !== "directory" && scope.spec.packageScope !== "declared") {
+      return undefined;
+    }
+    const files = scope.spec.packageScope === "directory"
+      ? this.repo.inDir(dirOf(scope.facts.path))
+      : packageOf(scope) !== undefined
+      ? this.repo.inPackage(scope.facts.language, packageOf(scope)!)
+      : [];
+    for (const path of files) {
+      if (path === scope.facts.path) continue;
+      const owner = this.scopes.get(path);
+      if (!owner || owner.facts.language !== scope.facts.language) continue;
+      const hint = owner.facts.hints.find((h) => h.scope === -1 && h.variable === name);
+      if (hint) return { hint, owner };
+    }
+    return undefined;
   }
 
   /** A type name written in a scope, resolved; `known` when it names nothing in the repository. */

@@ -109,6 +109,19 @@
       operand: (composite_literal type: [(type_identifier) (qualified_type) (generic_type)] @hint.type))
   ])) @hint
 
+; x := NewStore(), var x = pkg.Default, x, err := open(): typed on demand from the value.
+(var_spec
+  name: (identifier) @hint.var
+  value: (expression_list . [(call_expression) (selector_expression) (identifier)] @hint.value)) @hint
+(short_var_declaration
+  left: (expression_list . (identifier) @hint.var)
+  right: (expression_list . [(call_expression) (selector_expression) (identifier)] @hint.value)) @hint
+; bf, ok := v.(boolFlag)
+(short_var_declaration
+  left: (expression_list . (identifier) @hint.var)
+  right: (expression_list . (type_assertion_expression
+    type: [(type_identifier) (qualified_type) (pointer_type) (generic_type)] @hint.type))) @hint
+
 ; struct fields with a named type: `store store.Saver`, `db *DB` (scoped to the struct, so
 ; `s.store.Save()` resolves through s's type and the field's type)
 (field_declaration
