@@ -21,6 +21,19 @@
 ; interface methods
 (method_elem name: (field_identifier) @name) @definition.method
 
+; Function literals bound to a name are functions of their own (their calls are theirs):
+; f := func() {...}, var f = func() {...}, x.f = func() {...}, T{Run: func() {...}}.
+(short_var_declaration
+  left: (expression_list . (identifier) @name)
+  right: (expression_list . (func_literal))) @definition.function
+(var_spec name: (identifier) @name value: (expression_list . (func_literal))) @definition.function
+(assignment_statement
+  left: (expression_list . [(identifier) (selector_expression field: (field_identifier))] @name)
+  right: (expression_list . (func_literal))) @definition.function
+(keyed_element
+  key: (literal_element (identifier) @name)
+  value: (literal_element (func_literal))) @definition.function
+
 ; --- inheritance ---------------------------------------------------------------------------------
 
 ; embedded struct fields: type A struct { B; *C; pkg.D }
