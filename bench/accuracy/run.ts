@@ -230,6 +230,12 @@ async function main() {
     const cg = await exportCg(root, p.name);
     if (!cg) continue;
     const s = score(oracle, cg);
+    if (!s.defs.total) {
+      console.error(
+        `${p.name}: no file both sides analysed (cgraph read ${cg.files.length} files): ` +
+          "a broken query or a wrong include?",
+      );
+    }
     rows.push({ p, s, ms: performance.now() - t0 });
     if (values.detail) printDetail(p, s);
   }

@@ -109,6 +109,15 @@
     value: [(parenthesized_expression [(arrow_function) (function_expression)])
       (as_expression [(arrow_function) (function_expression)])
       (satisfies_expression [(arrow_function) (function_expression)])])) @definition.function
+; module.exports = X, module.exports = class X {...}: the default export of a CommonJS module.
+((expression_statement
+  (assignment_expression
+    left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+    right: [(identifier) @export.default (class name: (type_identifier) @export.default)]))
+  (#eq? @_module "module")
+  (#eq? @_exports "exports"))
+; Named class expressions: module.exports = class X extends Y {...}, const A = class B {}.
+(class name: (type_identifier) @name) @definition.class
 ; export default class X / function f / value: what `import x from` binds.
 (export_statement "default" declaration: [(class_declaration name: (_) @export.default)
   (function_declaration name: (_) @export.default)])
@@ -197,8 +206,10 @@
 
 ; CommonJS: const x = require('./a'), const {a, b: c} = require('./a'), const x = require('./a').f,
 ; require('./side')
+; `const x = require('./a')` binds what the module exports: its `module.exports = X` (the default,
+; as for `import x from`), else the module object (`x.f()` still reaches its `exports.f`).
 ((variable_declarator
-  name: (identifier) @import.alias
+  name: (identifier) @import.alias @import.name
   value: (call_expression function: (identifier) @_require arguments: (arguments . (string) @import.source))) @import
   (#eq? @_require "require"))
 ((variable_declarator
