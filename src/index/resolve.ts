@@ -37,6 +37,7 @@ interface CallShape {
   name: string;
   receiver?: string;
   isNew?: boolean;
+  delegate?: boolean;
   args?: number;
   argTypes?: string[];
 }
@@ -123,6 +124,8 @@ class Resolver {
   readonly packages = new Map<string, Map<string, DefRef[]>>();
   readonly modulesByName = new Map<string, DefRef[]>();
   readonly failures: string[] = [];
+  /** Functions that are classes: their prototype holds methods (`Foo.prototype.m = ...`). */
+  readonly constructorFunctions = new Set<string>();
   /** Line of the call being resolved: picks among same-named definitions of one scope. */
   line = 0;
 
@@ -229,10 +232,15 @@ class Resolver {
       if (!r.def.owner) continue;
       const parent = r.def.parent >= 0 ? scope.refs[r.def.parent] : undefined;
       if (parent && TYPE_KINDS.has(parent.def.kind) && parent.def.kind !== "Module") continue;
-      const types = this.lookup(scope, r.def.parent, r.def.owner, isType, false).refs;
+      // `Foo.prototype.m = function` makes the function Foo a class (JavaScript).
+      const accept = scope.spec.constructorFunctions
+        ? (x: DefRef) => isType(x) || x.def.kind === "Function"
+        : isType;
+      const types = this.lookup(scope, r.def.parent, r.def.owner, accept, false).refs;
       if (types.length === 1 && types[0].node.id !== r.node.id) {
         this.ownerType.set(r.node.id, types[0]);
         push(this.members, types[0].node.id, r.def.name, r);
+        if (!isType(types[0])) this.constructorFunctions.add(types[0].node.id);
       }
     }
   }
@@ -533,7 +541,14 @@ class Resolver {
       const types = receiver
         ? this.memberOfQualifier(scope, from, receiver, name).filter(isType)
         : this.resolveTypeRef(scope, from, name);
-      return types.length ? { refs: callable(types), confidence: CONF_SCOPE } : undefined;
+      if (types.length) return { refs: callable(types), confidence: CONF_SCOPE };
+      if (!spec.constructorFunctions || call.delegate) return undefined;
+      // `new Foo()` of a constructor function: the call runs the function.
+      const fns = receiver
+        ? this.memberOfQualifier(scope, from, receiver, name)
+        : this.lookup(scope, from, name, isCallable, false).refs;
+      const refs = fns.filter((f) => f.def.kind === "Function");
+      return refs.length ? { refs, confidence: CONF_SCOPE } : undefined;
     }
     if (receiver === undefined) {
       if (spec.implicitThis) {
@@ -1076,6 +1091,7 @@ class Resolver {
       const owner = this.ownerType.get(r.node.id);
       if (owner) return owner;
       if (TYPE_KINDS.has(r.def.kind) && r.def.kind !== "Module") return r;
+      if (this.constructorFunctions.has(r.node.id)) return r;
     }
     return undefined;
   }

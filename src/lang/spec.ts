@@ -88,6 +88,8 @@ export interface LanguageSpec {
    * signatures, accessor pairs): calls reach the first.
    */
   mergeSameNamedMembers?: boolean;
+  /** A function whose prototype holds methods is a class (`Foo.prototype.m = function`). */
+  constructorFunctions?: boolean;
   /** Methods overload by parameters (Java, C#, C++, Kotlin): inherited overloads stay visible. */
   overloads?: boolean;
   /** Names of constructor methods; `<type>` means the type's own name (Java, C#, C++). */

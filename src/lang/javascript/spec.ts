@@ -59,6 +59,7 @@ export const javascript: LanguageSpec = {
   inheritsConstructors: true,
   superNames: ["super"],
   mergeSameNamedMembers: true,
+  constructorFunctions: true,
   moduleName: (path) => jsModuleName(path),
   resolveImport: (imp, fromPath, repo) => resolveJsImport(imp, fromPath, repo, JS_EXTS),
   normalizeImport: normalizeJsImport,

@@ -23,6 +23,7 @@ export const typescript: LanguageSpec = {
   inheritsConstructors: true,
   superNames: ["super"],
   mergeSameNamedMembers: true,
+  constructorFunctions: true,
   typeWrappers: ["Promise", "PromiseLike", "Readonly"],
   moduleName: (path) => jsModuleName(path),
   resolveImport: (imp, fromPath, repo) => resolveJsImport(imp, fromPath, repo, TS_EXTS),
