@@ -3,7 +3,7 @@
  * with fixtures/<lang>/expected.yaml. `deno run -A --unstable-raw-imports scripts/contract.ts
  * fixtures/<lang> [--edges]` (`--edges` prints every resolved edge).
  */
-import { resolveAll } from "../src/index/resolve.ts";
+import { resolveAll } from "../src/index/resolve/mod.ts";
 import { analyzeFiles, readCandidates } from "../src/index/scan.ts";
 import { walkRepository } from "../src/index/walk.ts";
 import { languageByName } from "../src/lang/registry.ts";

@@ -6,7 +6,7 @@
  *
  * `deno run -A bench/accuracy/export.ts <root> <out.json>`
  */
-import { resolveAll } from "../../src/index/resolve.ts";
+import { resolveAll } from "../../src/index/resolve/mod.ts";
 import { analyzeFiles, readCandidates } from "../../src/index/scan.ts";
 import { walkRepository } from "../../src/index/walk.ts";
 import { languageByName } from "../../src/lang/registry.ts";

@@ -24,7 +24,7 @@ import { affectedFiles } from "./affected.ts";
 import { withLock } from "./lock.ts";
 import { type Edge, fileNode } from "./model.ts";
 import { analyzeParallel } from "./pool.ts";
-import { type Resolution, resolveAll } from "./resolve.ts";
+import { type Resolution, resolveAll } from "./resolve/mod.ts";
 import { readCandidates, type ReadFile } from "./scan.ts";
 import { type Skipped, walkRepository } from "./walk.ts";
 import { GraphWriter } from "./writer.ts";

@@ -90,6 +90,8 @@ export interface LanguageSpec {
   mergeSameNamedMembers?: boolean;
   /** A function whose prototype holds methods is a class (`Foo.prototype.m = function`). */
   constructorFunctions?: boolean;
+  /** Languages whose files call each other share a family (`js`: JS, TS, TSX; `c`: C, C++). */
+  family?: string;
   /** Methods overload by parameters (Java, C#, C++, Kotlin): inherited overloads stay visible. */
   overloads?: boolean;
   /** Names of constructor methods; `<type>` means the type's own name (Java, C#, C++). */

@@ -4,7 +4,7 @@
  */
 import { parse } from "yaml";
 import type { FileFacts } from "../../src/index/facts.ts";
-import type { Resolution } from "../../src/index/resolve.ts";
+import type { Resolution } from "../../src/index/resolve/mod.ts";
 
 export interface Contract {
   language: string;

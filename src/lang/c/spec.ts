@@ -13,6 +13,7 @@ export const c: LanguageSpec = {
   // its header (headers hold prototypes, which are not definitions).
   packageScope: "global",
   docStyle: "comments",
+  family: "c",
   // A header written for C callers (a C++ guard around C declarations) is C even in a C++ project.
   claims: { extensions: [".h"], pattern: /^\s*extern\s+"C"\s*\{/m, priority: 1 },
   moduleName: () => "",

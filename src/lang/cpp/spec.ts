@@ -14,6 +14,7 @@ export const cpp: LanguageSpec = {
   // Namespaces are open and span files: any file's definitions are visible through headers.
   packageScope: "global",
   docStyle: "comments",
+  family: "c",
   claims: {
     extensions: [".h"],
     priority: 2,

@@ -55,6 +55,7 @@ export const javascript: LanguageSpec = {
   implicitThis: false,
   packageScope: "none",
   docStyle: "comments",
+  family: "js",
   constructorNames: ["constructor"],
   inheritsConstructors: true,
   superNames: ["super"],

@@ -19,6 +19,7 @@ export const typescript: LanguageSpec = {
   implicitThis: false,
   packageScope: "none",
   docStyle: "comments",
+  family: "js",
   constructorNames: ["constructor"],
   inheritsConstructors: true,
   superNames: ["super"],

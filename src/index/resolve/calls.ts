@@ -1,0 +1,344 @@
+import { type Edge, fileId, type SymbolNode } from "../model.ts";
+import {
+  type CallShape,
+  CONF_SCOPE,
+  CONF_TYPED,
+  CONF_UNIQUE_METHOD,
+  type DefRef,
+  type FileScope,
+  type Found,
+  MAX_DEPTH,
+  type Resolution,
+} from "./model.ts";
+import { callable, isCallable, isType } from "./refs.ts";
+import { isSuperCall } from "./text.ts";
+import { Types } from "./types.ts";
+import { chooseOverload } from "./overloads.ts";
+
+/** Calls: receivers, constructors, overloads, function values; the edges of every file. */
+export class Resolver extends Types {
+  run(only?: Set<string>): Resolution {
+    // Owners and bases first: method lookups through self/this depend on them.
+    for (const scope of this.scopes.values()) this.attachOwners(scope);
+    const edges = new Map<string, Edge[]>();
+    for (const scope of this.scopes.values()) edges.set(scope.facts.path, this.inheritEdges(scope));
+    for (const scope of this.scopes.values()) {
+      edges.get(scope.facts.path)!.push(...this.definesEdges(scope));
+    }
+    const resolved = only ? new Set(only) : new Set(this.scopes.keys());
+    if (only) {
+      const owners = new Map<string, string[]>();
+      for (const [path, list] of edges) {
+        for (const e of list) {
+          const key = `${e.type}\0${e.from}\0${e.to}`;
+          owners.set(key, [...(owners.get(key) ?? []), path]);
+        }
+      }
+      for (const paths of owners.values()) {
+        if (paths.length > 1 && paths.some((p) => only.has(p))) {
+          paths.forEach((p) => resolved.add(p));
+        }
+      }
+    }
+    for (const scope of this.scopes.values()) {
+      if (!resolved.has(scope.facts.path)) continue;
+      edges.get(scope.facts.path)!.push(...this.imports(scope), ...this.callEdges(scope));
+    }
+    // One edge per (type, from, to) across the repository: two files can state the same fact
+    // (two `impl Trait for T` blocks); the first file in path order owns it.
+    const seen = new Set<string>();
+    for (const [path, list] of edges) {
+      edges.set(
+        path,
+        list.filter((e) => {
+          // CALLS and IMPORTS start at the owning file's own nodes: never stated twice.
+          if (e.type === "CALLS" || e.type === "IMPORTS") return true;
+          const key = `${e.type}\0${e.from}\0${e.to}`;
+          if (seen.has(key)) return false;
+          seen.add(key);
+          return true;
+        }),
+      );
+    }
+    const symbols = new Map<string, SymbolNode[]>();
+    for (const scope of this.scopes.values()) {
+      symbols.set(
+        scope.facts.path,
+        scope.refs.map((r) => r.node),
+      );
+    }
+    return { symbols, edges, resolved, failures: this.failures };
+  }
+
+  // ---- calls ----------------------------------------------------------------------------------
+  callEdges(scope: FileScope): Edge[] {
+    const byPair = new Map<string, Edge>();
+    const file = fileId(scope.facts.path);
+    const add = (
+      type: "CALLS" | "INSTANTIATES",
+      from: number,
+      to: DefRef,
+      line: number,
+      confidence: number,
+      via?: "value",
+    ) => {
+      const fromId = from >= 0 ? scope.refs[from].node.id : file;
+      if (type === "CALLS" && fromId === to.node.id && confidence < CONF_SCOPE) return;
+      const key = `${type}\0${fromId}\0${to.node.id}`;
+      const prev = byPair.get(key);
+      if (prev) {
+        prev.count = (prev.count ?? 1) + 1;
+        prev.confidence = Math.max(prev.confidence ?? 0, confidence);
+        if (!via) delete prev.via;
+      } else {
+        byPair.set(key, {
+          type,
+          from: fromId,
+          fromFile: from < 0 || undefined,
+          to: to.node.id,
+          line,
+          count: 1,
+          confidence,
+          ...(via ? { via } : {}),
+        });
+      }
+    };
+    for (const call of scope.facts.calls) {
+      this.line = call.line;
+      let found: Found | undefined;
+      try {
+        found = this.resolveCall(scope, call.from, call, 0);
+      } catch (e) {
+        // One call the rules cannot handle never costs the file its other edges.
+        this.failures.push(`${scope.facts.path}:${call.line} ${call.name}: ${e}`);
+        continue;
+      }
+      if (!found) continue;
+      for (const target of found.refs) {
+        if (!isType(target)) {
+          add("CALLS", call.from, target, call.line, found.confidence, found.via);
+          continue;
+        }
+        // A type called: the object is created (unless `super(...)`/`this(...)` delegates) and
+        // the constructor that runs is called, when the repository defines one.
+        if (!call.delegate) add("INSTANTIATES", call.from, target, call.line, found.confidence);
+        const ctors = this.constructorsOf(target, call.args);
+        for (const ctor of ctors) add("CALLS", call.from, ctor, call.line, found.confidence);
+        if (!ctors.length && this.scopes.get(target.file.path)?.spec.primaryConstructor) {
+          add("CALLS", call.from, target, call.line, found.confidence);
+        }
+      }
+    }
+    return [...byPair.values()];
+  }
+
+  /** The constructor a `new T(...)` runs: T's own (by arity), else an inherited one where allowed. */
+  constructorsOf(type: DefRef, args: number | undefined, depth = 0): DefRef[] {
+    if (depth > MAX_DEPTH || type.def.kind === "Module") return [];
+    const spec = this.scopes.get(type.file.path)?.spec;
+    const own = (spec?.constructorNames ?? []).flatMap((n) =>
+      this.members.get(type.node.id)?.get(n === "<type>" ? type.def.name : n) ?? []
+    ).filter((r) => r.def.kind === "Method" || r.def.kind === "Function");
+    if (own.length) return chooseOverload(own, args);
+    if (!spec?.inheritsConstructors) return [];
+    for (const base of this.basesOf(type)) {
+      const found = this.constructorsOf(base, args, depth + 1);
+      if (found.length) return found;
+    }
+    return [];
+  }
+
+  resolveCall(
+    scope: FileScope,
+    from: number,
+    call: CallShape,
+    depth: number,
+  ): Found | undefined {
+    const found = this.resolveCallRaw(scope, from, call, depth);
+    if (!found || found.refs.length < 2) return found;
+    // One overload set: choose by arity, then argument types; never fan out to every overload.
+    // Without overloading, same-named definitions are alternatives (conditional definitions).
+    if (!scope.spec.overloads) return found;
+    let refs = chooseOverload(found.refs, call.args);
+    if (!refs.length) refs = this.byArgumentTypes(scope, from, found.refs, call);
+    return refs.length ? { ...found, refs } : undefined;
+  }
+
+  /**
+   * Overloads of one arity told apart by the arguments' static types (literals, constructed and
+   * declared types, subtypes through EXTENDS/IMPLEMENTS); failing that, an overload does not call
+   * itself. Still open: none.
+   */
+  byArgumentTypes(scope: FileScope, from: number, refs: DefRef[], call: CallShape): DefRef[] {
+    const args = call.args;
+    const fits = args === undefined ? refs : refs.filter((r) => {
+      const p = r.def.params;
+      return !p || (args >= p[0] && (p[1] < 0 || args <= p[1]));
+    });
+    if (fits.length < 2) return fits;
+    const argTypes = (call.argTypes ?? []).map((a) => {
+      if (!a.startsWith("=")) return a;
+      const t = this.typeOfExpr(scope, from, a.slice(1), MAX_DEPTH - 2);
+      if (t.type) return t.type.def.name;
+      return this.hintFor(scope, from, a.slice(1))?.hint.type ?? "";
+    });
+    let best: DefRef[] = [];
+    let bestScore = -Infinity;
+    for (const r of fits) {
+      let score = 0;
+      argTypes.forEach((at, i) => {
+        const pt = r.def.paramTypes?.[i] ?? "";
+        if (!at || !pt) return;
+        score += this.assignable(scope, from, at, pt, r);
+      });
+      if (score > bestScore) {
+        best = [r];
+        bestScore = score;
+      } else if (score === bestScore) best.push(r);
+    }
+    if (bestScore < 0) return [];
+    if (best.length > 1) {
+      best = best.filter((r) => !(r.file === scope.facts && r.index === from));
+    }
+    return best.length === 1 ? best : [];
+  }
+
+  /** 2 same type, 1 assignable (boxing, widening, subtype, Object), -100 not assignable. */
+  assignable(scope: FileScope, from: number, arg: string, param: string, target: DefRef): number {
+    if (arg === param) return 2;
+    const box: Record<string, string> = {
+      int: "Integer",
+      long: "Long",
+      char: "Character",
+      boolean: "Boolean",
+      double: "Double",
+      float: "Float",
+      short: "Short",
+      byte: "Byte",
+    };
+    const widen: Record<string, string[]> = {
+      char: ["int", "long", "float", "double"],
+      int: ["long", "float", "double"],
+      long: ["float", "double"],
+      float: ["double"],
+    };
+    const primitive = (t: string) => t in box;
+    if (box[arg] === param || box[param] === arg) return 1;
+    if (widen[arg]?.includes(param)) return 1;
+    if (param === "Object") return primitive(arg) ? 0 : 1;
+    if (arg === "null") return primitive(param) ? -100 : 1;
+    if (primitive(arg) !== primitive(param)) {
+      return primitive(arg) && /^(Number|Comparable|Serializable)$/.test(param) ? 1 : -100;
+    }
+    if (primitive(arg)) return -100;
+    // Reference types: a repository subtype, a generic parameter, or unknown (no evidence).
+    const ts = this.scopes.get(target.file.path)!;
+    const p = this.resolveTypeRef(ts, target.def.parent, param).filter(isType)[0];
+    const a = this.resolveTypeRef(scope, from, arg).filter(isType)[0];
+    if (!p) {
+      if (target.def.typeParams?.includes(param)) return 0;
+      for (let at = target.def.parent; at >= 0; at = ts.refs[at].def.parent) {
+        if (ts.refs[at].def.typeParams?.includes(param)) return 0;
+      }
+      return arg === "String" || !a ? -100 : 0;
+    }
+    if (!a) return arg === "String" || /^[a-z]/.test(arg) ? -100 : 0;
+    return this.isSubtype(a, p) ? 1 : -100;
+  }
+
+  resolveCallRaw(
+    scope: FileScope,
+    from: number,
+    call: CallShape,
+    depth: number,
+  ): Found | undefined {
+    const spec = scope.spec;
+    const { name, receiver } = call;
+    if (call.isNew) {
+      const types = receiver
+        ? this.memberOfQualifier(scope, from, receiver, name).filter(isType)
+        : this.resolveTypeRef(scope, from, name);
+      if (types.length) return { refs: callable(types), confidence: CONF_SCOPE };
+      if (!spec.constructorFunctions || call.delegate) return undefined;
+      // `new Foo()` of a constructor function: the call runs the function.
+      const fns = receiver
+        ? this.memberOfQualifier(scope, from, receiver, name)
+        : this.lookup(scope, from, name, isCallable, false).refs;
+      const refs = fns.filter((f) => f.def.kind === "Function");
+      return refs.length ? { refs, confidence: CONF_SCOPE } : undefined;
+    }
+    if (receiver === undefined) {
+      if (spec.implicitThis) {
+        const type = this.enclosingType(scope, from);
+        if (type) {
+          const own = this.member(type, name);
+          if (own.length) return { refs: callable(own), confidence: CONF_SCOPE };
+        }
+      }
+      const found = this.lookup(scope, from, name, isCallable, spec.uniqueBareNames !== false);
+      const refs = callable(found.refs);
+      if (refs.length) {
+        // A name-only guess never makes a function call itself.
+        if (
+          found.confidence < CONF_SCOPE &&
+          refs.some((r) => r.index === from && r.file === scope.facts)
+        ) {
+          return undefined;
+        }
+        return { refs, confidence: found.confidence };
+      }
+      // `f = make_handler(); f()`, `g = other`: a local holding a function.
+      const value = this.valueOfVariable(scope, from, name, depth);
+      return value.length ? { refs: value, confidence: CONF_TYPED, via: "value" } : undefined;
+    }
+
+    const head = receiver.split(".")[0];
+    const superNames = spec.superNames ?? [];
+    if (
+      spec.selfNames.includes(receiver) || superNames.includes(receiver) ||
+      isSuperCall(receiver, superNames)
+    ) {
+      const type = this.enclosingType(scope, from);
+      if (!type) return undefined;
+      const superCall = superNames.includes(receiver) || isSuperCall(receiver, superNames);
+      const refs = superCall
+        ? this.basesOf(type).flatMap((b) => this.member(b, name)).slice(0, 1)
+        : this.member(type, name);
+      if (refs.length) return { refs: callable(refs), confidence: CONF_SCOPE };
+      if (superCall) return undefined;
+      // `self.cb = self.handle` ... `self.cb()`: a field holding a function.
+      const value = this.fieldValue(type, name, depth);
+      return value.length ? { refs: value, confidence: CONF_TYPED, via: "value" } : undefined;
+    }
+
+    // Module, namespace and type qualifiers, and imported symbols: `pkg.f()`, `Type.m()`.
+    if (!spec.selfNames.includes(head) && !/[()[\]]/.test(receiver)) {
+      const qualified = this.memberOfQualifier(scope, from, receiver, name);
+      if (qualified.length) return { refs: callable(qualified), confidence: CONF_SCOPE };
+    }
+
+    // The receiver's type: declared, constructed, returned by a call, a field's, a cast's.
+    const typed = this.typeOfExpr(scope, from, receiver, depth + 1);
+    if (typed.type) {
+      const refs = this.member(typed.type, name);
+      if (refs.length) return { refs: callable(refs), confidence: CONF_TYPED };
+      const value = this.fieldValue(typed.type, name, depth);
+      if (value.length) return { refs: value, confidence: CONF_TYPED, via: "value" };
+      return undefined; // known type, unknown member: an external base, or a miss
+    }
+    if (typed.known) return undefined; // a type from outside the repository
+
+    // Last resort: a method name defined exactly once in the repository, and not a common one.
+    // A capitalised receiver we could not resolve is a type from outside (`Math.Round`).
+    if (spec.commonMethods?.includes(name) || /^[A-Z][\w$]*$/.test(receiver)) return undefined;
+    // `time.Now()`, `np.array()`: the receiver is an import that resolved outside the repository.
+    const headBindings = this.bindingsOf(scope).get(head);
+    if (headBindings?.length && headBindings.every((b) => b.files.length === 0)) return undefined;
+    const methods = this.methodNames.get(this.family(scope.facts.language))?.get(name) ?? [];
+    if (methods.length === 1 && name.length > 2) {
+      if (methods[0].file === scope.facts && methods[0].index === from) return undefined;
+      return { refs: methods, confidence: CONF_UNIQUE_METHOD };
+    }
+    return undefined;
+  }
+}

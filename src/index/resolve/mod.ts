@@ -1,0 +1,32 @@
+/**
+ * Call, import and inheritance resolution over the facts of the whole repository.
+ *
+ * A name is looked up by scope, never by bare name alone: the enclosing definitions of the same file
+ * (and, where a bare call may mean `this.m()`, the enclosing type and its bases), then what the file
+ * imports (following re-exports), then its package, then receiver hints (self/this, typed
+ * variables, type and module qualifiers), and only then a repository-wide unique name. A call that
+ * stays ambiguous is left out: a missing edge costs less than a wrong one.
+ *
+ * Pure and deterministic: the same facts always give the same edges, which is what makes an
+ * incremental run provably equal to a full one.
+ */
+import type { LanguageSpec } from "../../lang/spec.ts";
+import type { FileFacts } from "../facts.ts";
+import { Resolver } from "./calls.ts";
+import type { Resolution } from "./model.ts";
+
+export type { Resolution } from "./model.ts";
+export { chooseOverload } from "./overloads.ts";
+
+/**
+ * Resolves every file, or with `only` just those files' calls and imports (the structure of every
+ * file is always resolved: which type owns what and inherits from whom). Files that state the same
+ * structural fact as one in `only` join it, since ownership of a shared fact can move between them.
+ */
+export function resolveAll(
+  allFacts: FileFacts[],
+  specOf: (language: string) => LanguageSpec | undefined,
+  only?: Set<string>,
+): Resolution {
+  return new Resolver(allFacts, specOf).run(only);
+}

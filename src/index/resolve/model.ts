@@ -1,0 +1,75 @@
+/** The resolver's shared vocabulary: confidences, what a call looks like, a file's scope. */
+import type { LanguageSpec } from "../../lang/spec.ts";
+import type { DefFact, FileFacts, TypeHint } from "../facts.ts";
+import type { Edge, SymbolNode } from "../model.ts";
+
+export const CONF_SCOPE = 1;
+export const CONF_TYPED = 0.9;
+export const CONF_UNIQUE = 0.7;
+export const CONF_UNIQUE_METHOD = 0.5;
+export const MAX_DEPTH = 6;
+
+/** What a call looks like to resolution. */
+export interface CallShape {
+  name: string;
+  receiver?: string;
+  isNew?: boolean;
+  delegate?: boolean;
+  args?: number;
+  argTypes?: string[];
+}
+
+export interface Found {
+  refs: DefRef[];
+  confidence: number;
+  /** Reached through a function value (alias, field, returned function), not by name. */
+  via?: "value";
+}
+
+export interface TypeOf {
+  type?: DefRef;
+  /** The type is known and is not a repository type. */
+  known?: boolean;
+}
+
+export interface DefRef {
+  file: FileFacts;
+  index: number;
+  def: DefFact;
+  node: SymbolNode;
+}
+
+export interface Binding {
+  files: string[];
+  /** Imported symbol name; undefined for a module binding. */
+  name?: string;
+  /** Module path as written: for `import static a.Util.f` its last segment names the owner type. */
+  source?: string;
+}
+
+export interface FileScope {
+  facts: FileFacts;
+  spec: LanguageSpec;
+  refs: DefRef[];
+  /** Children by parent def index (-1 = file top level), by name. */
+  children: Map<number, Map<string, DefRef[]>>;
+  /** What other files see by simple name: top-level and namespace-level definitions. */
+  exports: Map<string, DefRef[]>;
+  bindings?: Map<string, Binding[]>;
+  hintsByVar?: Map<string, TypeHint[]>;
+  wildcards?: string[];
+  /** Wildcard imports whose last segment may name a type: its members become visible. */
+  wildcardTypes?: { files: string[]; type: string }[];
+  importEdges?: Edge[];
+}
+
+export interface Resolution {
+  /** Symbol nodes per file path. */
+  symbols: Map<string, SymbolNode[]>;
+  /** Edges per owning file (the file whose facts produced them). */
+  edges: Map<string, Edge[]>;
+  /** Files whose edges are complete here (all of them unless `only` was given). */
+  resolved: Set<string>;
+  /** Calls whose resolution threw (a bug, reported rather than fatal): `path:line name: error`. */
+  failures: string[];
+}

@@ -1,0 +1,475 @@
+import type { LanguageSpec, RepoFiles } from "../../lang/spec.ts";
+import { dirOf } from "../../lang/paths.ts";
+import type { FileFacts } from "../facts.ts";
+import { TYPE_KINDS } from "../facts.ts";
+import { type Edge, fileId, symbolNodes } from "../model.ts";
+import {
+  type Binding,
+  type CallShape,
+  CONF_SCOPE,
+  CONF_TYPED,
+  CONF_UNIQUE,
+  type DefRef,
+  type FileScope,
+  type Found,
+  MAX_DEPTH,
+} from "./model.ts";
+import { distinct, isType, nearest, packageOf, push, repoFiles, sameSymbol } from "./refs.ts";
+import { lastDot } from "./text.ts";
+
+/**
+ * Names seen from a place: the structure of every file (owners, bases, nesting), imports and
+ * re-exports, packages, and lookup by scope; members of types through their bases.
+ */
+export abstract class Scopes {
+  readonly scopes = new Map<string, FileScope>();
+  readonly repo: RepoFiles;
+  /** Top-level (or namespace-level) definitions and all types, by family, by name. */
+  readonly globalNames = new Map<string, Map<string, DefRef[]>>();
+  readonly methodNames = new Map<string, Map<string, DefRef[]>>();
+  /** Members of a type, including methods attached by owner (Go receivers, Rust impls). */
+  readonly members = new Map<string, Map<string, DefRef[]>>();
+  readonly ownerType = new Map<string, DefRef>();
+  readonly bases = new Map<string, DefRef[]>();
+  readonly byId = new Map<string, DefRef>();
+  readonly packages = new Map<string, Map<string, DefRef[]>>();
+  readonly modulesByName = new Map<string, DefRef[]>();
+  readonly failures: string[] = [];
+  /** Functions that are classes: their prototype holds methods (`Foo.prototype.m = ...`). */
+  readonly constructorFunctions = new Set<string>();
+  /** Line of the call being resolved: picks among same-named definitions of one scope. */
+  line = 0;
+
+  constructor(
+    facts: FileFacts[],
+    readonly specOf: (language: string) => LanguageSpec | undefined,
+  ) {
+    const sorted = [...facts].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    for (const f of sorted) {
+      const spec = specOf(f.language);
+      if (!spec) continue;
+      const nodes = symbolNodes(f);
+      const refs = f.defs.map((def, index) => ({ file: f, index, def, node: nodes[index] }));
+      const children = new Map<number, Map<string, DefRef[]>>();
+      const exports = new Map<string, DefRef[]>();
+      for (const r of refs) {
+        // Methods attached to a type from outside it (Go receivers, Rust impls, C++ out-of-line
+        // members) are reached through their type, never as bare names.
+        if (r.def.owner) continue;
+        push(children, r.def.parent, r.def.name, r);
+        const parentKind = r.def.parent >= 0 ? f.defs[r.def.parent].kind : undefined;
+        if (parentKind === undefined || parentKind === "Module") {
+          const list = exports.get(r.def.name);
+          if (list) list.push(r);
+          else exports.set(r.def.name, [r]);
+        }
+      }
+      this.scopes.set(f.path, { facts: f, spec, refs, children, exports });
+      for (const r of refs) {
+        this.byId.set(r.node.id, r);
+        const fam = this.family(f.language);
+        const parent = r.def.parent >= 0 ? f.defs[r.def.parent] : undefined;
+        if (TYPE_KINDS.has(r.def.kind) || !parent || parent.kind === "Module") {
+          if (!(r.def.owner && r.def.kind === "Method")) push(this.globalNames, fam, r.def.name, r);
+        }
+        if (r.def.kind === "Method") push(this.methodNames, fam, r.def.name, r);
+        if (r.def.kind === "Module") {
+          const same = this.modulesByName.get(r.node.qualified_name);
+          if (same) same.push(r);
+          else this.modulesByName.set(r.node.qualified_name, [r]);
+        }
+        if (parent && TYPE_KINDS.has(parent.kind)) {
+          push(this.members, refs[r.def.parent].node.id, r.def.name, r);
+        }
+      }
+    }
+    this.repo = repoFiles(sorted);
+  }
+
+  // ---- structure ------------------------------------------------------------------------------
+  attachOwners(scope: FileScope): void {
+    for (const r of scope.refs) {
+      if (!r.def.owner) continue;
+      const parent = r.def.parent >= 0 ? scope.refs[r.def.parent] : undefined;
+      if (parent && TYPE_KINDS.has(parent.def.kind) && parent.def.kind !== "Module") continue;
+      // `Foo.prototype.m = function` makes the function Foo a class (JavaScript).
+      const accept = scope.spec.constructorFunctions
+        ? (x: DefRef) => isType(x) || x.def.kind === "Function"
+        : isType;
+      const types = this.lookup(scope, r.def.parent, r.def.owner, accept, false).refs;
+      if (types.length === 1 && types[0].node.id !== r.node.id) {
+        this.ownerType.set(r.node.id, types[0]);
+        push(this.members, types[0].node.id, r.def.name, r);
+        if (!isType(types[0])) this.constructorFunctions.add(types[0].node.id);
+      }
+    }
+  }
+
+  definesEdges(scope: FileScope): Edge[] {
+    const out: Edge[] = [];
+    const file = fileId(scope.facts.path);
+    for (const r of scope.refs) {
+      if (r.def.parent < 0) {
+        out.push({ type: "DEFINES", from: file, fromFile: true, to: r.node.id });
+      } else out.push({ type: "DEFINES", from: scope.refs[r.def.parent].node.id, to: r.node.id });
+      const owner = this.ownerType.get(r.node.id);
+      if (owner) out.push({ type: "DEFINES", from: owner.node.id, to: r.node.id });
+    }
+    return out;
+  }
+
+  inheritEdges(scope: FileScope): Edge[] {
+    const out: Edge[] = [];
+    const seen = new Set<string>();
+    for (const h of scope.facts.inherits) {
+      let from: DefRef | undefined;
+      if (h.from >= 0) from = scope.refs[h.from];
+      else if (h.ownerName) {
+        const owners = this.lookup(scope, -1, h.ownerName, isType, false).refs;
+        from = owners.length === 1 ? owners[0] : undefined;
+      }
+      if (!from) continue;
+      const targets = distinct(this.resolveTypeRef(scope, from.def.parent, h.name)).filter((t) =>
+        t.node.id !== from!.node.id
+      );
+      if (targets.length !== 1) continue;
+      const target = targets[0];
+      const type = h.relation === "extends"
+        ? "EXTENDS"
+        : h.relation === "implements"
+        ? "IMPLEMENTS"
+        : target.def.kind === "Interface" || target.def.kind === "Trait"
+        ? "IMPLEMENTS"
+        : "EXTENDS";
+      const key = `${type}\0${from.node.id}\0${target.node.id}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ type, from: from.node.id, to: target.node.id, line: h.line });
+      const list = this.bases.get(from.node.id);
+      if (list) list.push(target);
+      else this.bases.set(from.node.id, [target]);
+    }
+    return out;
+  }
+
+  imports(scope: FileScope): Edge[] {
+    this.bindingsOf(scope);
+    return scope.importEdges!;
+  }
+
+  /** Import bindings of a file (computed once): local name -> files (+ symbol name). */
+  bindingsOf(scope: FileScope): Map<string, Binding[]> {
+    if (scope.bindings) return scope.bindings;
+    const bindings = new Map<string, Binding[]>();
+    const wildcards: string[] = [];
+    const wildcardTypes: { files: string[]; type: string }[] = [];
+    const edges: Edge[] = [];
+    const seen = new Set<string>();
+    const from = fileId(scope.facts.path);
+    for (const imp of scope.facts.imports) {
+      let files = scope.spec.resolveImport(imp, scope.facts.path, this.repo)
+        .filter((p) => p !== scope.facts.path && this.scopes.has(p));
+      // `import a.b.formatPrice` resolves to the package's files: keep the ones defining it.
+      if (imp.name && files.length > 1) {
+        const defining = files.filter((p) =>
+          this.scopes.get(p)!.refs.some((r) => r.def.parent < 0 && r.def.name === imp.name)
+        );
+        if (defining.length) files = defining;
+      }
+      for (const p of files) {
+        if (seen.has(p)) continue;
+        seen.add(p);
+        edges.push({
+          type: "IMPORTS",
+          from,
+          fromFile: true,
+          to: fileId(p),
+          toFile: true,
+          line: imp.line,
+        });
+      }
+      if (imp.wildcard) {
+        wildcards.push(...files);
+        const last = imp.source.split(/\.|::|\//).pop();
+        if (last && /^[A-Z]/.test(last)) wildcardTypes.push({ files, type: last });
+      } else if (imp.name) {
+        const local = imp.alias ?? imp.name;
+        const list = bindings.get(local) ?? [];
+        list.push({ files, name: imp.name, source: imp.source });
+        bindings.set(local, list);
+      } else {
+        const local = imp.alias ?? scope.spec.moduleBinding?.(imp.source);
+        if (!local) continue;
+        const list = bindings.get(local) ?? [];
+        list.push({ files });
+        bindings.set(local, list);
+      }
+    }
+    scope.bindings = bindings;
+    scope.wildcards = [...new Set(wildcards)];
+    scope.wildcardTypes = wildcardTypes;
+    scope.importEdges = edges;
+    return bindings;
+  }
+
+  /** `Q.name()` where Q is a module binding, an imported symbol, a type or a namespace. */
+  memberOfQualifier(scope: FileScope, from: number, qualifier: string, name: string): DefRef[] {
+    const bindings = this.bindingsOf(scope);
+    for (const key of [qualifier, qualifier.split(".")[0]]) {
+      const list = bindings.get(key);
+      if (!list) continue;
+      for (const b of list) {
+        if (key !== qualifier) continue; // only a full match binds the qualifier itself
+        if (b.name) {
+          const symbols = this.exported(b.files, b.name, 0);
+          const refs = symbols.flatMap((s) => this.memberOrConstructor(s, name));
+          if (refs.length) return refs;
+        }
+        const inModule = this.exported(b.files, name, 0);
+        if (inModule.length) return inModule;
+      }
+    }
+    const last = qualifier.split(".").pop()!;
+    const owners = this.lookup(scope, from, last, (r) => TYPE_KINDS.has(r.def.kind), true).refs;
+    const refs = owners.flatMap((o) => this.memberOrConstructor(o, name));
+    if (refs.length) return refs;
+    // A namespace is open: its blocks in other files (a header and its .cpp) are one scope.
+    const modules = owners.filter((o) => o.def.kind === "Module");
+    return distinct(
+      modules.flatMap((m) =>
+        (this.modulesByName.get(m.node.qualified_name) ?? []).flatMap((b) => this.member(b, name))
+      ),
+    );
+  }
+
+  memberOrConstructor(type: DefRef, name: string): DefRef[] {
+    if (!TYPE_KINDS.has(type.def.kind)) return [];
+    const found = this.member(type, name);
+    if (found.length) return found;
+    if (name === "new" && type.def.kind !== "Module") return [type];
+    return [];
+  }
+
+  // ---- lookup ---------------------------------------------------------------------------------
+  /**
+   * A name seen from a definition: enclosing scopes, imports, wildcard imports, package, and (with
+   * `unique`) a repository-wide unique name.
+   */
+  lookup(
+    scope: FileScope,
+    from: number,
+    name: string,
+    accept: (r: DefRef) => boolean,
+    unique: boolean,
+  ): { refs: DefRef[]; confidence: number } {
+    const pick = (refs: DefRef[], confidence: number) => {
+      const ok = distinct(refs.filter(accept));
+      return ok.length && sameSymbol(ok) ? { refs: ok, confidence } : undefined;
+    };
+    // 1. enclosing scopes of this file, innermost first
+    for (let at = from;; at = scope.refs[at].def.parent) {
+      const isTypeScope = at >= 0 && TYPE_KINDS.has(scope.refs[at].def.kind) &&
+        scope.refs[at].def.kind !== "Module";
+      if (!isTypeScope || scope.spec.implicitThis || at === from) {
+        const here = (scope.children.get(at)?.get(name) ?? []).filter(accept);
+        const hit = pick(nearest(here, this.line), CONF_SCOPE);
+        if (hit) return hit;
+      }
+      if (at < 0) break;
+    }
+    // 2. imported names
+    const bound = this.bindingsOf(scope).get(name);
+    if (bound) {
+      const refs = bound.flatMap((b) => (b.name ? this.exported(b.files, b.name, 0, name) : []));
+      const hit = pick(refs, CONF_SCOPE);
+      if (hit) return hit;
+      // A static member import (`import static a.Util.f`, Kotlin `import a.Obj.f`).
+      const members = bound.flatMap((b) => {
+        const owner = b.name ? b.source?.split(/\.|::/).pop() : undefined;
+        if (!owner || !/^[A-Z]/.test(owner)) return [];
+        return this.exported(b.files, owner, 0).filter(isType).flatMap((t) =>
+          this.member(t, b.name!)
+        );
+      });
+      const memberHit = pick(members, CONF_SCOPE);
+      if (memberHit) return memberHit;
+    }
+    // 3. wildcard imports
+    const wild = pick(this.exported(scope.wildcards ?? [], name, 0), CONF_SCOPE);
+    if (wild) return wild;
+    // `using static A.B.Log;` / `import static a.b.Util.*;`: members of the imported type.
+    for (const w of scope.wildcardTypes ?? []) {
+      const types = this.exported(w.files, w.type, 0).filter(isType);
+      const hit = pick(types.flatMap((t) => this.member(t, name)), CONF_SCOPE);
+      if (hit) return hit;
+    }
+    // 4. same package
+    const pkg = this.packageNames(scope)?.get(name)?.filter((r) => r.file !== scope.facts);
+    if (pkg?.length) {
+      const hit = pick(pkg, CONF_SCOPE);
+      if (hit) return hit;
+    }
+    // 5. unique in the repository
+    if (unique) {
+      const all = (this.globalNames.get(this.family(scope.facts.language))?.get(name) ?? []).filter(
+        accept,
+      );
+      if (all.length && sameSymbol(all)) return { refs: all, confidence: CONF_UNIQUE };
+    }
+    return { refs: [], confidence: 0 };
+  }
+
+  /** Top-level definitions named `name` in files, following re-exports and `export *`. */
+  exported(files: string[], name: string, depth: number, alias?: string): DefRef[] {
+    if (depth > MAX_DEPTH) return [];
+    const out: DefRef[] = [];
+    for (const path of files) {
+      const scope = this.scopes.get(path);
+      if (!scope) continue;
+      // Top-level and namespace members (C#, C++) are reachable by their simple name.
+      let hits = scope.exports.get(name) ?? [];
+      if (!hits.length && name === "default" && scope.facts.defaultExport) {
+        hits = this.exported([path], scope.facts.defaultExport, depth + 1);
+      }
+      if (!hits.length && name === "default") {
+        const named = alias ? scope.children.get(-1)?.get(alias) ?? [] : [];
+        const top = scope.refs.filter((r) => r.def.parent < 0);
+        hits = named.length ? named : top.length === 1 ? top : [];
+      }
+      if (!hits.length) {
+        for (const b of this.bindingsOf(scope).get(name) ?? []) {
+          hits = hits.concat(this.exported(b.files, b.name ?? name, depth + 1));
+        }
+      }
+      if (!hits.length) {
+        // `ib = attrib`, `export const f = g`: a module-level alias of a definition.
+        const alias = scope.facts.hints.find((h) =>
+          h.scope === -1 && h.variable === name && h.expr && h.expr !== name
+        );
+        if (alias?.expr && /^[\w$.]+$/.test(alias.expr)) {
+          const dot = lastDot(alias.expr);
+          const found = this.resolveCall(scope, -1, {
+            name: dot < 0 ? alias.expr : alias.expr.slice(dot + 1),
+            receiver: dot < 0 ? undefined : alias.expr.slice(0, dot),
+          }, depth + 1);
+          if (found && found.confidence >= CONF_TYPED) hits = found.refs;
+        }
+      }
+      if (!hits.length && scope.wildcards?.length) {
+        hits = this.exported(scope.wildcards, name, depth + 1);
+      }
+      out.push(...hits);
+    }
+    return out;
+  }
+
+  /** Names visible package-wide to this file (built once per package). */
+  packageNames(scope: FileScope): Map<string, DefRef[]> | undefined {
+    const f = scope.facts;
+    let key: string;
+    let files: () => string[];
+    if (scope.spec.packageScope === "directory") {
+      const dir = dirOf(f.path);
+      key = `dir\0${this.family(f.language)}\0${dir}`;
+      files = () =>
+        this.repo.inDir(dir).filter((p) =>
+          this.family(this.scopes.get(p)!.facts.language) === this.family(f.language)
+        );
+    } else if (scope.spec.packageScope === "declared") {
+      const pkg = packageOf(scope);
+      if (pkg === undefined) return undefined;
+      key = `pkg\0${f.language}\0${pkg}`;
+      files = () => this.repo.inPackage(f.language, pkg);
+    } else {
+      return undefined; // "global" is the unique-name step, which refuses ambiguity
+    }
+    let names = this.packages.get(key);
+    if (!names) {
+      names = new Map();
+      for (const p of files()) {
+        for (const [name, refs] of this.scopes.get(p)?.exports ?? []) {
+          const list = names.get(name);
+          if (list) list.push(...refs);
+          else names.set(name, [...refs]);
+        }
+      }
+      this.packages.set(key, names);
+    }
+    return names;
+  }
+
+  resolveTypeRef(scope: FileScope, from: number, written: string): DefRef[] {
+    const parts = written.replace(/::/g, ".").split(".").filter(Boolean);
+    const name = parts.pop();
+    if (!name) return [];
+    if (parts.length) {
+      const viaQualifier = this.memberOfQualifier(scope, from, parts.join("."), name).filter(
+        isType,
+      );
+      if (viaQualifier.length) return viaQualifier;
+    }
+    return this.lookup(scope, from, name, isType, true).refs;
+  }
+
+  within(scope: FileScope, index: number, ancestor: number): boolean {
+    for (let at = index; at >= 0; at = scope.refs[at].def.parent) if (at === ancestor) return true;
+    return false;
+  }
+
+  enclosingType(scope: FileScope, from: number): DefRef | undefined {
+    for (let at = from; at >= 0; at = scope.refs[at].def.parent) {
+      const r = scope.refs[at];
+      const owner = this.ownerType.get(r.node.id);
+      if (owner) return owner;
+      if (TYPE_KINDS.has(r.def.kind) && r.def.kind !== "Module") return r;
+      if (this.constructorFunctions.has(r.node.id)) return r;
+    }
+    return undefined;
+  }
+
+  member(type: DefRef, name: string, depth = 0, seen = new Set<string>()): DefRef[] {
+    if (depth > MAX_DEPTH || seen.has(type.node.id)) return [];
+    seen.add(type.node.id);
+    let own = this.members.get(type.node.id)?.get(name);
+    if (own && own.length > 1 && this.scopes.get(type.file.path)?.spec.mergeSameNamedMembers) {
+      own = [own.reduce((a, b) => (b.def.line < a.def.line ? b : a))];
+    }
+    if (own?.length) {
+      // Where methods overload, the bases' overloads that are not overridden are candidates too.
+      if (!this.scopes.get(type.file.path)?.spec.overloads) return own;
+      const shape = (r: DefRef) => `${r.def.params?.join(",")}|${r.def.paramTypes?.join(",")}`;
+      const shapes = new Set(own.map(shape));
+      const inherited = this.basesOf(type).flatMap((b) => this.member(b, name, depth + 1, seen))
+        .filter((r) => !shapes.has(shape(r)));
+      return inherited.length ? [...own, ...inherited] : own;
+    }
+    for (const base of this.basesOf(type)) {
+      const found = this.member(base, name, depth + 1, seen);
+      if (found.length) return found;
+    }
+    return [];
+  }
+
+  isSubtype(type: DefRef, base: DefRef, depth = 0): boolean {
+    if (type.node.id === base.node.id) return true;
+    if (depth > MAX_DEPTH) return false;
+    return this.basesOf(type).some((b) => this.isSubtype(b, base, depth + 1));
+  }
+
+  basesOf(type: DefRef): DefRef[] {
+    return this.bases.get(type.node.id) ?? [];
+  }
+
+  /** Languages whose files may call each other share a family (LanguageSpec.family). */
+  family(language: string): string {
+    return this.specOf(language)?.family ?? language;
+  }
+
+  /** Resolves a call (the calls layer): aliases and re-exported values are calls' targets. */
+  abstract resolveCall(
+    scope: FileScope,
+    from: number,
+    call: CallShape,
+    depth: number,
+  ): Found | undefined;
+}

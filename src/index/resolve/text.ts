@@ -1,0 +1,76 @@
+/** Reading expressions as written (receivers, calls, arguments): bracket-aware splitting. */
+
+/** The arguments written between a call's parentheses, split at top-level commas. */
+export function splitArgs(text: string): string[] {
+  if (!text.trim()) return [];
+  const out: string[] = [];
+  let depth = 0;
+  let quote = "";
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quote) {
+      if (ch === "\\") i++;
+      else if (ch === quote) quote = "";
+    } else if (ch === '"' || ch === "'" || ch === "`") quote = ch;
+    else if ("([{<".includes(ch)) depth++;
+    else if (")]}>".includes(ch)) depth--;
+    else if (ch === "," && depth === 0) {
+      out.push(text.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  out.push(text.slice(start).trim());
+  return out;
+}
+
+/** What an argument's text shows of its type (as CallFact.argTypes): literals and variables. */
+export function literalType(arg: string): string {
+  if (/^"/.test(arg)) return "String";
+  if (/^'.'$|^'\\.'$/.test(arg)) return "char";
+  if (/^-?\d+[lL]$/.test(arg)) return "long";
+  if (/^-?\d+$/.test(arg)) return "int";
+  if (/^-?\d*\.\d+[fF]?$/.test(arg)) return /[fF]$/.test(arg) ? "float" : "double";
+  if (arg === "true" || arg === "false") return "boolean";
+  if (arg === "null") return "null";
+  const made = arg.match(/^new\s+([\w$.]+)/);
+  if (made) return made[1].split(".").pop()!;
+  if (/^[\w$.]+$/.test(arg)) return `=${arg}`;
+  return "";
+}
+
+export function isSuperCall(receiver: string, superNames: string[]): boolean {
+  return superNames.some((n) => receiver === `${n}()`);
+}
+
+/** Index of the `)` that closes the `(` at `open`, or -1. */
+export function matchingParen(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    if (text[i] === "(") depth++;
+    else if (text[i] === ")" && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/** Index of the `(` that opens the call ending the expression, or -1. */
+export function openingParen(text: string): number {
+  let depth = 0;
+  for (let i = text.length - 1; i >= 0; i--) {
+    if (text[i] === ")") depth++;
+    else if (text[i] === "(" && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/** The last `.` outside brackets (`a.b(c.d).e` -> before `e`), or -1. */
+export function lastDot(text: string): number {
+  let depth = 0;
+  for (let i = text.length - 1; i >= 0; i--) {
+    const ch = text[i];
+    if (ch === ")" || ch === "]" || ch === ">") depth++;
+    else if (ch === "(" || ch === "[" || ch === "<") depth--;
+    else if (ch === "." && depth === 0) return i;
+  }
+  return -1;
+}

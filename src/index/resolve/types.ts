@@ -1,0 +1,267 @@
+import { dirOf } from "../../lang/paths.ts";
+import type { TypeHint } from "../facts.ts";
+import { CONF_TYPED, type DefRef, type FileScope, MAX_DEPTH, type TypeOf } from "./model.ts";
+import { depthOf, isType, packageOf } from "./refs.ts";
+import { lastDot, literalType, matchingParen, openingParen, splitArgs } from "./text.ts";
+import { Scopes } from "./scopes.ts";
+
+/**
+ * What a value is: the repository type of an expression (declared, constructed, returned,
+ * a field's, a cast's) and the functions a variable or field holds.
+ */
+export abstract class Types extends Scopes {
+  /**
+   * The repository type an expression's value has, or `known` when its type is known to be one
+   * from outside the repository (a declared `String`, an external import).
+   */
+  typeOfExpr(scope: FileScope, from: number, text: string, depth: number): TypeOf {
+    if (depth > MAX_DEPTH) return {};
+    let expr = text.trim();
+    for (;;) {
+      const before = expr;
+      expr = expr.replace(/^(await|yield|new)\s+(?=[\w$(])/, "").replace(/[!?]+$/, "").trim();
+      if (expr.startsWith("(") && matchingParen(expr, 0) === expr.length - 1) {
+        expr = expr.slice(1, -1).trim();
+      }
+      if (expr === before) break;
+    }
+    if (!expr) return {};
+    const spec = scope.spec;
+    // `x as T`, `<T>x`, `(T) x`: a cast names the type.
+    const cast = expr.match(/\s(?:as|satisfies)\s+([\w$.]+)(?:<.*>)?$/) ??
+      expr.match(/^\(([A-Z][\w$.]*)(?:<.*>)?\)\s*[\w$]/);
+    if (cast) return this.typeNamed(scope, from, cast[1]);
+    if (spec.selfNames.includes(expr)) {
+      const type = this.enclosingType(scope, from);
+      return type ? { type } : {};
+    }
+    if (expr.endsWith(")")) {
+      const open = openingParen(expr);
+      if (open <= 0) return {};
+      const callee = expr.slice(0, open).replace(/<[^()]*>$/, "").trim();
+      if (!callee) return {};
+      const dot = lastDot(callee);
+      const name = dot < 0 ? callee : callee.slice(dot + 1);
+      const receiver = dot < 0 ? undefined : callee.slice(0, dot);
+      if ((spec.superNames ?? []).includes(name) && receiver === undefined) {
+        return {}; // `super()` alone is no value we type here
+      }
+      if (!/^[\w$#]+$/.test(name)) return {};
+      const args = splitArgs(expr.slice(open + 1, -1));
+      const found = this.resolveCall(scope, from, {
+        name,
+        receiver,
+        args: args.length,
+        argTypes: args.map(literalType),
+      }, depth + 1);
+      const target = found?.refs[0];
+      if (!target) return {};
+      if (isType(target)) return { type: target };
+      if (target.def.returns) {
+        const ts = this.scopes.get(target.file.path)!;
+        return this.typeNamed(ts, target.def.parent, target.def.returns);
+      }
+      return {};
+    }
+    const found = this.hintFor(scope, from, expr);
+    if (found) {
+      const { hint, owner } = found;
+      if (hint.type) return this.typeNamed(owner, hint.scope, hint.type);
+      if (hint.expr && hint.expr !== expr) {
+        return this.typeOfExpr(owner, hint.scope, hint.expr, depth + 1);
+      }
+    }
+    // A bare name: maybe a module-level variable imported from another file, or one of the
+    // package (Go, Java, C#: files of one package see each other's top-level variables).
+    if (/^[\w$#]+$/.test(expr)) {
+      const imported = this.importedVariableType(scope, expr, depth);
+      if (imported.type || imported.known) return imported;
+      const pkg = this.packageVariable(scope, expr);
+      if (pkg?.hint.type) return this.typeNamed(pkg.owner, -1, pkg.hint.type);
+      if (pkg?.hint.expr) return this.typeOfExpr(pkg.owner, -1, pkg.hint.expr, depth + 1);
+      return {};
+    }
+    // `a.b`: a field (or property) of a's type.
+    const dot = lastDot(expr);
+    if (dot <= 0) return {};
+    const owner = this.typeOfExpr(scope, from, expr.slice(0, dot), depth + 1);
+    if (!owner.type) {
+      // `a.b` where `a` names a module or type: a static field; its declared type.
+      return {};
+    }
+    return this.fieldTypeOf(owner.type, expr.slice(dot + 1), depth + 1);
+  }
+
+  /** `import { container } from "./c"`: the type of a module-level variable of another file. */
+  importedVariableType(scope: FileScope, name: string, depth: number): TypeOf {
+    for (const b of this.bindingsOf(scope).get(name) ?? []) {
+      if (!b.name) continue;
+      for (const path of b.files) {
+        const fs = this.scopes.get(path);
+        const hint = fs?.facts.hints.find((h) => h.scope === -1 && h.variable === b.name);
+        if (!fs || !hint) continue;
+        if (hint.type) return this.typeNamed(fs, -1, hint.type);
+        if (hint.expr) return this.typeOfExpr(fs, -1, hint.expr, depth + 1);
+      }
+    }
+    return {};
+  }
+
+  /** A top-level variable of another file of the same package (`var CommandLine = ...`). */
+  packageVariable(
+    scope: FileScope,
+    name: string,
+  ): { hint: TypeHint; owner: FileScope } | undefined {
+    if (scope.spec.packageScope !== "directory" && scope.spec.packageScope !== "declared") {
+      return undefined;
+    }
+    const files = scope.spec.packageScope === "directory"
+      ? this.repo.inDir(dirOf(scope.facts.path))
+      : packageOf(scope) !== undefined
+      ? this.repo.inPackage(scope.facts.language, packageOf(scope)!)
+      : [];
+    for (const path of files) {
+      if (path === scope.facts.path) continue;
+      const owner = this.scopes.get(path);
+      if (!owner || owner.facts.language !== scope.facts.language) continue;
+      const hint = owner.facts.hints.find((h) => h.scope === -1 && h.variable === name);
+      if (hint) return { hint, owner };
+    }
+    return undefined;
+  }
+
+  /** A type name written in a scope, resolved; `known` when it names nothing in the repository. */
+  typeNamed(scope: FileScope, from: number, written: string): TypeOf {
+    const refs = this.resolveTypeRef(scope, from, written).filter(isType);
+    if (refs.length) return { type: refs[0] };
+    // A generic parameter (`T`) says nothing about the value's type.
+    for (let at = from; at >= 0; at = scope.refs[at].def.parent) {
+      if (scope.refs[at].def.typeParams?.includes(written)) return {};
+    }
+    return { known: true };
+  }
+
+  /** The type of field (or property, getter) `field` of a type, its bases included. */
+  fieldTypeOf(type: DefRef, field: string, depth: number, seen = new Set<string>()): TypeOf {
+    if (depth > MAX_DEPTH || seen.has(type.node.id)) return {};
+    seen.add(type.node.id);
+    const ts = this.scopes.get(type.file.path);
+    if (!ts) return {};
+    const hint = this.fieldHintOf(ts, type, field);
+    if (hint?.type) return this.typeNamed(ts, hint.scope, hint.type);
+    if (hint?.expr) return this.typeOfExpr(ts, hint.scope, hint.expr, depth + 1);
+    const prop = this.members.get(type.node.id)?.get(field)?.find((r) => r.def.returns);
+    if (prop) {
+      return this.typeNamed(this.scopes.get(prop.file.path)!, prop.def.parent, prop.def.returns!);
+    }
+    for (const base of this.basesOf(type)) {
+      const t = this.fieldTypeOf(base, field, depth + 1, seen);
+      if (t.type || t.known) return t;
+    }
+    return {};
+  }
+
+  /** A field's hint: declared in the type's body, or assigned `self.x = ...` in its methods. */
+  fieldHintOf(ts: FileScope, type: DefRef, field: string): TypeHint | undefined {
+    const names = new Set([field, ...ts.spec.selfNames.map((n) => `${n}.${field}`)]);
+    let best: TypeHint | undefined;
+    for (const h of ts.facts.hints) {
+      if (!names.has(h.variable)) continue;
+      const inType = h.scope === type.index ||
+        (h.variable !== field && h.scope >= 0 && this.within(ts, h.scope, type.index) &&
+          this.enclosingType(ts, h.scope) === type);
+      if (!inType) continue;
+      if (h.type) return h;
+      best ??= h;
+    }
+    return best;
+  }
+
+  /** Functions a field holds (`self.cb = self.handle`), through the type's bases. */
+  fieldValue(type: DefRef, field: string, depth: number): DefRef[] {
+    const ts = this.scopes.get(type.file.path);
+    if (!ts || depth > MAX_DEPTH) return [];
+    const hint = this.fieldHintOf(ts, type, field);
+    if (!hint?.expr) return [];
+    return this.functionsOf(ts, hint.scope, hint.expr, depth + 1);
+  }
+
+  /** Functions a local variable holds (`f = make()`, `g = other`). */
+  valueOfVariable(scope: FileScope, from: number, name: string, depth: number): DefRef[] {
+    const found = this.hintFor(scope, from, name);
+    if (!found?.hint.expr || found.hint.expr === name) return [];
+    return this.functionsOf(found.owner, found.hint.scope, found.hint.expr, depth + 1);
+  }
+
+  /** An expression that denotes a function (a name, `obj.method`), never a call's result. */
+  functionsOf(scope: FileScope, from: number, expr: string, depth: number): DefRef[] {
+    if (depth > MAX_DEPTH || /[()[\]{}\s]/.test(expr)) return [];
+    const dot = lastDot(expr);
+    const name = dot < 0 ? expr : expr.slice(dot + 1);
+    const receiver = dot < 0 ? undefined : expr.slice(0, dot);
+    if (!/^[\w$#]+$/.test(name)) return [];
+    const found = this.resolveCall(scope, from, { name, receiver }, depth + 1);
+    if (!found || found.confidence < CONF_TYPED) return [];
+    return found.refs.filter((r) => !isType(r));
+  }
+
+  /** The hint that types a variable at a place: innermost scope, declared types first. */
+  hintFor(
+    scope: FileScope,
+    from: number,
+    variable: string,
+  ): { hint: TypeHint; owner: FileScope } | undefined {
+    if (!scope.hintsByVar) {
+      scope.hintsByVar = new Map();
+      for (const h of scope.facts.hints) {
+        const list = scope.hintsByVar.get(h.variable);
+        if (list) list.push(h);
+        else scope.hintsByVar.set(h.variable, [h]);
+      }
+    }
+    const hints = scope.hintsByVar.get(variable);
+    const type = this.enclosingType(scope, from);
+    if (!hints?.length) {
+      return type ? this.fieldHint(scope, variable, type) : undefined;
+    }
+    const chain = new Set<number>();
+    for (let at = from;; at = scope.refs[at].def.parent) {
+      chain.add(at);
+      if (at < 0) break;
+    }
+    const selfLike = scope.spec.selfNames.some((n) => variable.startsWith(`${n}.`)) ||
+      variable.startsWith("@");
+    let best: { depth: number; hint: TypeHint } | undefined;
+    for (const h of hints) {
+      let d: number;
+      if (chain.has(h.scope)) d = depthOf(scope, h.scope);
+      else if (
+        selfLike && type && type.file === scope.facts && this.within(scope, h.scope, type.index)
+      ) d = -1;
+      else if (
+        scope.spec.implicitThis && type && type.file === scope.facts && h.scope === type.index
+      ) d = -1;
+      else continue;
+      const better = !best || d > best.depth || (d === best.depth && h.type && !best.hint.type);
+      if (better) best = { depth: d, hint: h };
+    }
+    if (!best && type) return this.fieldHint(scope, variable, type);
+    return best ? { hint: best.hint, owner: scope } : undefined;
+  }
+
+  /** A field declared at class level, maybe in another file (C++ out-of-line methods). */
+  fieldHint(
+    scope: FileScope,
+    variable: string,
+    type: DefRef,
+  ): { hint: TypeHint; owner: FileScope } | undefined {
+    // `this._repo` or a bare `repo_` inside a method.
+    const self = scope.spec.selfNames.find((n) => variable.startsWith(`${n}.`));
+    if (!self && !scope.spec.implicitThis) return undefined; // a bare name is a local here
+    const field = self ? variable.slice(self.length + 1) : variable;
+    if (field.includes(".")) return undefined;
+    const ts = this.scopes.get(type.file.path);
+    const hint = ts ? this.fieldHintOf(ts, type, field) : undefined;
+    return hint && ts ? { hint, owner: ts } : undefined;
+  }
+}
