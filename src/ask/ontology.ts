@@ -6,6 +6,13 @@
  * prompt promises and what the validator accepts cannot disagree.
  */
 import { SYMBOL_KINDS } from "../index/facts.ts";
+import { LANGUAGES } from "../lang/registry.ts";
+
+/** Languages whose tags.scm defines symbols of a kind (`struct`, `trait`), from the data itself. */
+function languagesWith(kind: string): string {
+  return LANGUAGES.filter((l) => l.query.includes(`@definition.${kind}`)).map((l) => l.name)
+    .join(", ");
+}
 
 /** The kind labels every Symbol also carries (the indexer's list, never a copy of it). */
 export const KIND_LABELS = SYMBOL_KINDS;
@@ -33,11 +40,11 @@ const SYMBOL_PROPS: Record<string, string> = {
   kind:
     "one of Function, Method, Class, Interface, Struct, Enum, Trait, Module (same as its label)",
   path: "file that defines it, relative to the repository root, `/`-separated",
-  line: "first line of the definition (1-based)",
+  line: "line of the definition's name (1-based; decorators and annotations come before it)",
   end_line: "last line of the definition",
   signature: "the declaration line(s): parameters and return type as written",
   doc: "docstring / leading comment, may be empty",
-  language: "python, javascript, typescript, tsx, go, rust, ruby, c, cpp, java, csharp, kotlin",
+  language: LANGUAGES.map((l) => l.name).join(", "),
   words: "lower-case words of name and qualified name (for full-text search)",
 };
 
@@ -65,14 +72,14 @@ export const LABELS: LabelDoc[] = [
   ...KIND_LABELS.map((k): LabelDoc => ({
     label: k,
     description: {
-      Function: "a free function (also lambdas assigned to names, C functions)",
-      Method: "a function defined inside a class / struct / impl / interface",
-      Class: "a class (also Kotlin objects, C# records)",
+      Function: "a free function (also functions and lambdas assigned to names)",
+      Method: "a function defined inside a class / struct / impl / interface / object literal",
+      Class: "a class (records and singleton objects included)",
       Interface: "an interface / protocol",
-      Struct: "a struct (Go, Rust, C, C++, C#)",
+      Struct: `a struct (${languagesWith("struct")})`,
       Enum: "an enum",
-      Trait: "a Rust trait",
-      Module: "a module / namespace / Ruby module",
+      Trait: `a trait (${languagesWith("trait")})`,
+      Module: "a module / namespace / an object literal of functions",
     }[k],
     properties: SYMBOL_PROPS,
   })),
@@ -130,8 +137,7 @@ export const RELATIONS: RelationDoc[] = [
     type: "IMPLEMENTS",
     ends: [["Symbol", "Symbol"]],
     description:
-      "class -> interface it implements (also Rust `impl Trait for T`, Kotlin supertypes, " +
-      "Ruby `include`)",
+      "class -> interface it implements (also trait implementations, supertypes, mixins)",
     properties: { line: "line of the class header" },
   },
 ];

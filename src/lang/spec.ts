@@ -90,6 +90,11 @@ export interface LanguageSpec {
   mergeSameNamedMembers?: boolean;
   /** A function whose prototype holds methods is a class (`Foo.prototype.m = function`). */
   constructorFunctions?: boolean;
+  /**
+   * How a type's name looks (`/^[A-Z][\w$]*$/`: capitalised): an unresolved receiver named so is
+   * a type from outside, never a guess; a wildcard or static import ending so names a type.
+   */
+  typeNames?: RegExp;
   /** Languages whose files call each other share a family (`js`: JS, TS, TSX; `c`: C, C++). */
   family?: string;
   /** Methods overload by parameters (Java, C#, C++, Kotlin): inherited overloads stay visible. */

@@ -329,8 +329,9 @@ export class Resolver extends Types {
     if (typed.known) return undefined; // a type from outside the repository
 
     // Last resort: a method name defined exactly once in the repository, and not a common one.
-    // A capitalised receiver we could not resolve is a type from outside (`Math.Round`).
-    if (spec.commonMethods?.includes(name) || /^[A-Z][\w$]*$/.test(receiver)) return undefined;
+    // A receiver named like a type that we could not resolve is a type from outside
+    // (`Math.Round`): how a type's name looks is the language's (LanguageSpec.typeNames).
+    if (spec.commonMethods?.includes(name) || spec.typeNames?.test(receiver)) return undefined;
     // `time.Now()`, `np.array()`: the receiver is an import that resolved outside the repository.
     const headBindings = this.bindingsOf(scope).get(head);
     if (headBindings?.length && headBindings.every((b) => b.files.length === 0)) return undefined;

@@ -191,7 +191,7 @@ export abstract class Scopes {
       if (imp.wildcard) {
         wildcards.push(...files);
         const last = imp.source.split(/\.|::|\//).pop();
-        if (last && /^[A-Z]/.test(last)) wildcardTypes.push({ files, type: last });
+        if (last && scope.spec.typeNames?.test(last)) wildcardTypes.push({ files, type: last });
       } else if (imp.name) {
         const local = imp.alias ?? imp.name;
         const list = bindings.get(local) ?? [];
@@ -286,7 +286,7 @@ export abstract class Scopes {
       // A static member import (`import static a.Util.f`, Kotlin `import a.Obj.f`).
       const members = bound.flatMap((b) => {
         const owner = b.name ? b.source?.split(/\.|::/).pop() : undefined;
-        if (!owner || !/^[A-Z]/.test(owner)) return [];
+        if (!owner || !scope.spec.typeNames?.test(owner)) return [];
         return this.exported(b.files, owner, 0).filter(isType).flatMap((t) =>
           this.member(t, b.name!)
         );

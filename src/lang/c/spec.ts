@@ -12,6 +12,7 @@ export const c: LanguageSpec = {
   // One global namespace: a function defined in any .c file is callable from any other through
   // its header (headers hold prototypes, which are not definitions).
   packageScope: "global",
+  typeNames: /^[A-Z][\w$]*$/,
   docStyle: "comments",
   family: "c",
   // A header written for C callers (a C++ guard around C declarations) is C even in a C++ project.

@@ -13,6 +13,7 @@ export const cpp: LanguageSpec = {
   namespaceFunctions: true,
   // Namespaces are open and span files: any file's definitions are visible through headers.
   packageScope: "global",
+  typeNames: /^[A-Z][\w$]*$/,
   docStyle: "comments",
   family: "c",
   claims: {

@@ -21,6 +21,7 @@ export const csharp: LanguageSpec = {
   selfNames: ["this", "base"],
   implicitThis: true,
   packageScope: "declared",
+  typeNames: /^[A-Z][\w$]*$/,
   docStyle: "comments",
   overloads: true,
   constructorNames: ["<type>"],

@@ -40,6 +40,7 @@ export const go: LanguageSpec = {
   implicitThis: false,
   uniqueBareNames: false,
   packageScope: "directory",
+  typeNames: /^[A-Z][\w$]*$/,
   docStyle: "comments",
   returnFields: ["result"],
   // The package's directory (`internal/store/store.go` -> `internal.store`); at the root, the

@@ -54,6 +54,7 @@ export const javascript: LanguageSpec = {
   selfNames: ["this", "super"],
   implicitThis: false,
   packageScope: "none",
+  typeNames: /^[A-Z][\w$]*$/,
   docStyle: "comments",
   family: "js",
   constructorNames: ["constructor"],

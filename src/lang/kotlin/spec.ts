@@ -10,6 +10,7 @@ export const kotlin: LanguageSpec = {
   selfNames: ["this", "super"],
   implicitThis: true,
   packageScope: "declared",
+  typeNames: /^[A-Z][\w$]*$/,
   docStyle: "comments",
   overloads: true,
   constructorNames: ["constructor"],

@@ -10,6 +10,7 @@ export const python: LanguageSpec = {
   selfNames: ["self", "cls"],
   implicitThis: false,
   packageScope: "none",
+  typeNames: /^[A-Z][\w$]*$/,
   docStyle: "docstring",
   constructorNames: ["__init__"],
   inheritsConstructors: true,

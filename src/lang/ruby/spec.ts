@@ -16,6 +16,7 @@ export const ruby: LanguageSpec = {
   selfNames: ["self"],
   implicitThis: true,
   packageScope: "global",
+  typeNames: /^[A-Z][\w$]*$/,
   docStyle: "comments",
   constructorNames: ["initialize"],
   inheritsConstructors: true,

@@ -18,6 +18,7 @@ export const typescript: LanguageSpec = {
   selfNames: ["this", "super"],
   implicitThis: false,
   packageScope: "none",
+  typeNames: /^[A-Z][\w$]*$/,
   docStyle: "comments",
   family: "js",
   constructorNames: ["constructor"],
