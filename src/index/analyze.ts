@@ -277,6 +277,7 @@ export function analyze(
     inherits,
     hints,
     parseErrors: root.hasError ? countErrors(root) : 0,
+    ...(root.hasError ? { errorLines: errorRegions(root) } : {}),
   };
 }
 
@@ -565,6 +566,31 @@ function countErrors(root: Node): number {
   } finally {
     cursor.delete();
   }
+}
+
+/** The three largest ERROR regions (outermost ones), as 1-based line ranges, in line order. */
+function errorRegions(root: Node): [number, number][] {
+  const found: [number, number][] = [];
+  const cursor = root.walk();
+  try {
+    let more = true;
+    while (more) {
+      const node = cursor.currentNode;
+      if (node.isError) found.push([node.startPosition.row + 1, node.endPosition.row + 1]);
+      else if (node.hasError && cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) {
+          more = false;
+          break;
+        }
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+  return found.sort((a, b) => (b[1] - b[0]) - (a[1] - a[0])).slice(0, 3).sort((a, b) =>
+    a[0] - b[0]
+  );
 }
 
 function countWith(cursor: ReturnType<Node["walk"]>): number {

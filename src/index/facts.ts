@@ -122,6 +122,8 @@ export interface FileFacts {
   hints: TypeHint[];
   /** Count of ERROR/MISSING nodes tree-sitter recovered from (the rest still indexed). */
   parseErrors: number;
+  /** Lines of the largest regions a syntax error swallowed (what is in them is not indexed). */
+  errorLines?: [number, number][];
   /**
    * Symbol ids and search words per definition, computed once where the file is parsed (in a
    * worker) and cached with the facts, so re-resolving unchanged files never re-hashes them.

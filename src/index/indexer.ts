@@ -61,6 +61,8 @@ export interface IndexSummary {
     skipped: Skipped[];
     unsupported: number;
     parseErrors: number;
+    /** Files with syntax errors and the lines the largest errors swallowed (`a.ts:12-80`). */
+    syntaxErrors: string[];
   };
   symbols: Record<string, number>;
   edges: Record<string, number>;
@@ -117,6 +119,7 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
       skipped,
       unsupported: walk.unsupported,
       parseErrors: 0,
+      syntaxErrors: [],
     },
     symbols: {},
     edges: {},
@@ -357,7 +360,12 @@ async function analyze(
     summary.files.skipped,
     (done) => progress({ phase: "parse", done, total: files.length }),
   );
-  summary.files.parseErrors += facts.filter((f) => f.parseErrors > 0).length;
+  for (const f of facts) {
+    if (f.parseErrors <= 0) continue;
+    summary.files.parseErrors++;
+    const where = (f.errorLines ?? []).map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`));
+    summary.files.syntaxErrors.push(`${f.path}:${where.join(",")}`);
+  }
   return facts;
 }
 

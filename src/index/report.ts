@@ -34,6 +34,9 @@ export function formatSummary(s: IndexSummary): string {
     ];
     if (changed.length) lines.push(`changed: ${capped(changed)}`);
   }
+  if (f.syntaxErrors?.length) {
+    lines.push(`syntax errors (lines not indexed): ${capped(f.syntaxErrors)}`);
+  }
   if (f.skipped.length) {
     lines.push(`skipped: ${capped(f.skipped.map((x) => `${x.path} (${x.reason})`))}`);
   }
@@ -61,6 +64,7 @@ export function summaryJson(s: IndexSummary, cap = 200): Record<string, unknown>
       skipped: cut(s.files.skipped),
       unsupported: s.files.unsupported,
       with_syntax_errors: s.files.parseErrors,
+      syntax_errors: cut(s.files.syntaxErrors ?? []),
     },
     symbols: s.symbols,
     edges: s.edges,
