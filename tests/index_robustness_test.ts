@@ -63,6 +63,8 @@ Deno.test(
       assert(/outside the repository/.test(reasons["escape.py"]), JSON.stringify(reasons));
       assert(/symlink loop|broken/.test(reasons["loop_a.py"] ?? ""), JSON.stringify(reasons));
       assertEquals(s.files.parseErrors, 1);
+      assertEquals(s.files.syntaxErrors.length, 1);
+      assert(s.files.syntaxErrors[0].startsWith("broken.py:"), s.files.syntaxErrors[0]);
       const names = (await db.query(
         keysFor(project, "test").graph,
         "MATCH (s:Symbol) RETURN s.name AS n ORDER BY n",
