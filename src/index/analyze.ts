@@ -176,7 +176,7 @@ export function analyze(
     const params = paramInfo?.range;
     const paramTypes = paramInfo?.types.some(Boolean) ? paramInfo.types : undefined;
     const returns = callableKind ? returnTypeOf(c.node, spec) : undefined;
-    const typeParams = typeParamsOf(c.node);
+    const generics = typeParamsOf(c.node);
     defs.push({
       name,
       kind,
@@ -190,7 +190,8 @@ export function analyze(
       ...(params ? { params } : {}),
       ...(paramTypes ? { paramTypes } : {}),
       ...(returns ? { returns } : {}),
-      ...(typeParams ? { typeParams } : {}),
+      ...(generics ? { typeParams: generics.names } : {}),
+      ...(generics && Object.keys(generics.bounds).length ? { typeBounds: generics.bounds } : {}),
     });
   });
 
@@ -334,14 +335,20 @@ function parameterList(node: Node, depth: number): Node | undefined {
 }
 
 /** Generic parameters of a definition: `<T, K extends X>` -> T, K. */
-function typeParamsOf(node: Node): string[] | undefined {
+function typeParamsOf(node: Node): { names: string[]; bounds: Record<string, string> } | undefined {
   const list = node.childForFieldName("type_parameters") ??
     node.namedChildren.find((c) => c?.type === "type_parameters");
   if (!list) return undefined;
-  const names = list.namedChildren.map((p) => p?.text.match(/[\w$]+/)?.[0]).filter((n) =>
-    n !== undefined
-  );
-  return names.length ? names : undefined;
+  const names: string[] = [];
+  const bounds: Record<string, string> = {};
+  for (const p of list.namedChildren) {
+    const m = p?.text.match(/^\s*([\w$]+)(?:\s*(?:extends|:)\s*([\w$.]+))?/);
+    if (!m) continue;
+    names.push(m[1]);
+    // `B extends Builder<T, B>`, `T: Trait`: members of a T are the bound's (erasure).
+    if (m[2]) bounds[m[1]] = typeName(m[2]);
+  }
+  return names.length ? { names, bounds } : undefined;
 }
 
 /**
@@ -394,6 +401,10 @@ function argType(a: Node): string {
   }
   if (t === "identifier" || t === "field_access" || t === "member_expression") {
     return a.text.length <= 80 ? `=${normalizeReceiver(a.text)}` : "";
+  }
+  // A call's value: typed on demand from the callee's declared return type.
+  if (/^(method_invocation|call_expression|call|invocation_expression)$/.test(t)) {
+    return a.text.length <= 80 && !a.text.includes("\n") ? `=${a.text}` : "";
   }
   return "";
 }

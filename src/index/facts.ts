@@ -47,6 +47,8 @@ export interface DefFact {
   paramTypes?: string[];
   /** Names of its generic type parameters (`T`, `K`): types that are no repository types. */
   typeParams?: string[];
+  /** Declared bounds of generic parameters (`B extends Builder<B>` -> B: Builder). */
+  typeBounds?: Record<string, string>;
 }
 
 export interface CallFact {

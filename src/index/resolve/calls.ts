@@ -180,6 +180,7 @@ export class Resolver extends Types {
       if (!a.startsWith("=")) return a;
       const t = this.typeOfExpr(scope, from, a.slice(1), MAX_DEPTH - 2);
       if (t.type) return t.type.def.name;
+      if (t.name) return t.name;
       return this.hintFor(scope, from, a.slice(1))?.hint.type ?? "";
     });
     let best: DefRef[] = [];

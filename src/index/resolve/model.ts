@@ -30,6 +30,8 @@ export interface TypeOf {
   type?: DefRef;
   /** The type is known and is not a repository type. */
   known?: boolean;
+  /** Its name as written, when known but outside the repository (`String`, `byte[]`). */
+  name?: string;
 }
 
 export interface DefRef {

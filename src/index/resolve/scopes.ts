@@ -274,6 +274,12 @@ export abstract class Scopes {
         const here = (scope.children.get(at)?.get(name) ?? []).filter(accept);
         const hit = pick(nearest(here, this.line), CONF_SCOPE);
         if (hit) return hit;
+        // Where members are in scope in a type's body, so are its bases' (nested types too).
+        if (isTypeScope && scope.spec.implicitThis) {
+          const inherited = this.basesOf(scope.refs[at]).flatMap((b) => this.member(b, name));
+          const viaBase = pick(inherited, CONF_SCOPE);
+          if (viaBase) return viaBase;
+        }
       }
       if (at < 0) break;
     }

@@ -134,11 +134,14 @@ export abstract class Types extends Scopes {
   typeNamed(scope: FileScope, from: number, written: string): TypeOf {
     const refs = this.resolveTypeRef(scope, from, written).filter(isType);
     if (refs.length) return { type: refs[0] };
-    // A generic parameter (`T`) says nothing about the value's type.
+    // A generic parameter (`T`) says nothing about the value's type, unless it has a bound.
     for (let at = from; at >= 0; at = scope.refs[at].def.parent) {
-      if (scope.refs[at].def.typeParams?.includes(written)) return {};
+      const def = scope.refs[at].def;
+      if (!def.typeParams?.includes(written)) continue;
+      const bound = def.typeBounds?.[written];
+      return bound && bound !== written ? this.typeNamed(scope, def.parent, bound) : {};
     }
-    return { known: true };
+    return { known: true, name: written };
   }
 
   /** The type of field (or property, getter) `field` of a type, its bases included. */
