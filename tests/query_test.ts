@@ -355,7 +355,7 @@ Deno.test({ name: "depths and limits are clamped, and the header says so", ...op
       limit: 2,
     })).split("\n");
     assertEquals(limited.length, 3);
-    assert(/: \d+ callers; truncated: \d+ more$/.test(limited[0]), limited[0]);
+    assert(/: \d+ callers; truncated: \d+ more \(offset=2\)$/.test(limited[0]), limited[0]);
     const paths = await callJson(s, "find_path", {
       ...base,
       from: "main.py",

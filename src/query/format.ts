@@ -140,7 +140,15 @@ function grouped<G extends { target: NodeRef }>(
 }
 
 function neighborExtra(g: NeighborGroup): string[] {
-  return [...truncated(g.total, g.links.length), ...(g.capped ? ["search capped"] : [])];
+  const from = g.offset ?? 0;
+  const rest = g.total - from - g.links.length;
+  return [
+    ...(from ? [`from ${from}`] : []),
+    ...(rest > 0 ? [`truncated: ${rest} more (offset=${from + g.links.length})`] : []),
+    ...(g.hidden?.tests ? [`+${g.hidden.tests} in tests/examples (include_tests=true)`] : []),
+    ...(g.hidden?.guesses ? [`+${g.hidden.guesses} name-only guesses (include_guesses=true)`] : []),
+    ...(g.capped ? ["search capped"] : []),
+  ];
 }
 
 export function formatCalls(r: CallsResult, notes: string[] = []): string {

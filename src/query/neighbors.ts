@@ -13,6 +13,7 @@ import {
   STEP_CAP,
 } from "./graph.ts";
 import type { Resolved } from "./resolve_symbol.ts";
+import { isProduction } from "./role.ts";
 
 /** Total nodes one traversal may visit; past this the answer says it was cut. */
 export const VISIT_CAP = 5000;
@@ -82,11 +83,56 @@ export function byDepthThenLocation(a: Link, b: Link): number {
 
 export interface NeighborGroup {
   target: NodeRef;
-  /** Shown links (at most the limit), by depth then location. */
+  /** Shown links (at most the limit, from the offset), production code first. */
   links: Link[];
-  /** All links found (before the limit). */
+  /** All links that may be shown (before offset and limit). */
   total: number;
   capped: boolean;
+  /** Left out of `links` unless asked: in tests/examples/docs, and name-only guesses. */
+  hidden?: { tests: number; guesses: number };
+  offset?: number;
+}
+
+/** What a list shows: its page, and whether tests and name-only guesses are included. */
+export interface ListOptions {
+  limit: number;
+  offset?: number;
+  includeTests?: boolean;
+  includeGuesses?: boolean;
+}
+
+/** Confidence at or below which an edge is a name-only guess. */
+export const GUESS = 0.7;
+
+/**
+ * Production code first; tests, examples and the like, and name-only guesses, left out unless
+ * asked for (and counted); then the page at `offset`.
+ */
+export function page(
+  links: Link[],
+  o: ListOptions,
+): Pick<NeighborGroup, "links" | "total" | "hidden"> {
+  let tests = 0;
+  let guesses = 0;
+  const kept: Link[] = [];
+  for (const l of links) {
+    const guess = l.confidence !== undefined && l.confidence <= GUESS;
+    const test = !isProduction(l.node.path);
+    if (guess && !o.includeGuesses) guesses++;
+    else if (test && !o.includeTests) tests++;
+    else kept.push(l);
+  }
+  // Stable: production before the rest, each in its order.
+  const ordered = [
+    ...kept.filter((l) => isProduction(l.node.path)),
+    ...kept.filter((l) => !isProduction(l.node.path)),
+  ];
+  const from = Math.max(0, o.offset ?? 0);
+  return {
+    links: ordered.slice(from, from + o.limit),
+    total: ordered.length,
+    ...(tests || guesses ? { hidden: { tests, guesses } } : {}),
+  };
 }
 
 export interface CallsResult {
@@ -106,8 +152,9 @@ export async function calls(
   resolved: Resolved,
   type: "callers" | "callees",
   depth: number,
-  limit: number,
+  list: ListOptions,
 ): Promise<CallsResult> {
+  const limit = list.limit;
   const groups: NeighborGroup[] = [];
   for (const target of resolved.matches) {
     const dir = type === "callers" ? "IN" : "OUT";
@@ -116,9 +163,9 @@ export async function calls(
     const sorted = ex.links.sort(byDepthThenLocation);
     groups.push({
       target,
-      links: sorted.slice(0, limit),
-      total: sorted.length,
+      ...page(sorted, list),
       capped: ex.capped,
+      ...(list.offset ? { offset: list.offset } : {}),
     });
   }
   groups.sort(byTotal);

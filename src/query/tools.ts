@@ -74,6 +74,13 @@ const kindArg = z.string().optional().describe(
   "Function|Method|Class|Interface|Struct|Enum|Trait|Module",
 );
 const int = () => z.number();
+/** Paging and what lists leave out by default (tests/examples, name-only guesses). */
+const LIST = {
+  limit: int().default(50),
+  offset: int().default(0),
+  include_tests: z.boolean().default(false),
+  include_guesses: z.boolean().default(false),
+};
 
 function tool<S extends z.ZodRawShape>(def: {
   name: string;
@@ -211,7 +218,7 @@ export const TOOLS: ToolDef[] = [
       symbol: symbolArg,
       file: fileArg,
       depth: int().default(1),
-      limit: int().default(50),
+      ...LIST,
     },
     annotations: READ,
     cli: { command: "callers", positionals: ["symbol"], summary: "who calls a symbol" },
@@ -226,7 +233,7 @@ export const TOOLS: ToolDef[] = [
       symbol: symbolArg,
       file: fileArg,
       depth: int().default(1),
-      limit: int().default(50),
+      ...LIST,
     },
     annotations: READ,
     cli: { command: "callees", positionals: ["symbol"], summary: "what a symbol calls" },
@@ -463,7 +470,16 @@ export const STRUCTURAL_TOOL_NAMES: string[] = TOOLS
 async function runCalls(
   type: "callers" | "callees",
   session: Session,
-  a: ProjectArgs & { symbol: string; file?: string; depth: number; limit: number },
+  a: ProjectArgs & {
+    symbol: string;
+    file?: string;
+    depth: number;
+    limit: number;
+    offset: number;
+    include_tests: boolean;
+    include_guesses: boolean;
+    format?: "text" | "json";
+  },
   call: CallOptions,
 ): Promise<Answer> {
   const notes: string[] = [];
@@ -475,7 +491,14 @@ async function runCalls(
     { name: a.symbol, file: a.file, allowFiles: true },
     t.root,
   );
-  const r = await calls(t.reader, resolved, type, depth, limit);
+  const offset = clamp("offset", a.offset, 0, 100_000, notes);
+  const r = await calls(t.reader, resolved, type, depth, {
+    limit,
+    offset,
+    // JSON keeps everything (guesses with their confidence, tests); text leaves them out.
+    includeTests: a.include_tests || a.format === "json",
+    includeGuesses: a.include_guesses || a.format === "json",
+  });
   return answer(r, (n) => F.formatCalls(r, n), [...notes, ...t.notes]);
 }
 

@@ -13,6 +13,7 @@ export const c: LanguageSpec = {
   // its header (headers hold prototypes, which are not definitions).
   packageScope: "global",
   typeNames: /^[A-Z][\w$]*$/,
+  testFiles: /(^|\/)(test_[^/]*|[^/]*_test)\.[ch]$/,
   docStyle: "comments",
   family: "c",
   // A header written for C callers (a C++ guard around C declarations) is C even in a C++ project.

@@ -14,6 +14,7 @@ export const cpp: LanguageSpec = {
   // Namespaces are open and span files: any file's definitions are visible through headers.
   packageScope: "global",
   typeNames: /^[A-Z][\w$]*$/,
+  testFiles: /(^|\/)(test_[^/]*|[^/]*_(test|unittest))\.(cc|cpp|cxx|h|hpp)$/,
   docStyle: "comments",
   family: "c",
   claims: {

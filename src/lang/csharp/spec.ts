@@ -22,6 +22,7 @@ export const csharp: LanguageSpec = {
   implicitThis: true,
   packageScope: "declared",
   typeNames: /^[A-Z][\w$]*$/,
+  testFiles: /(^|\/)[^/]*\.Tests?\/|Tests?\.cs$/,
   docStyle: "comments",
   overloads: true,
   constructorNames: ["<type>"],

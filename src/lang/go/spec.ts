@@ -41,6 +41,7 @@ export const go: LanguageSpec = {
   uniqueBareNames: false,
   packageScope: "directory",
   typeNames: /^[A-Z][\w$]*$/,
+  testFiles: /_test\.go$/,
   docStyle: "comments",
   returnFields: ["result"],
   // The package's directory (`internal/store/store.go` -> `internal.store`); at the root, the

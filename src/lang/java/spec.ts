@@ -11,6 +11,7 @@ export const java: LanguageSpec = {
   implicitThis: true,
   packageScope: "declared",
   typeNames: /^[A-Z][\w$]*$/,
+  testFiles: /(^|\/)src\/(test|it)\/|Tests?\.java$/,
   docStyle: "comments",
   overloads: true,
   constructorNames: ["<type>"],

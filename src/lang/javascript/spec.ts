@@ -55,6 +55,7 @@ export const javascript: LanguageSpec = {
   implicitThis: false,
   packageScope: "none",
   typeNames: /^[A-Z][\w$]*$/,
+  testFiles: /\.(test|spec)\.[cm]?jsx?$/,
   docStyle: "comments",
   family: "js",
   constructorNames: ["constructor"],

@@ -11,6 +11,7 @@ export const kotlin: LanguageSpec = {
   implicitThis: true,
   packageScope: "declared",
   typeNames: /^[A-Z][\w$]*$/,
+  testFiles: /(^|\/)src\/(test|androidTest|\w+Test)\/|Tests?\.kts?$/,
   docStyle: "comments",
   overloads: true,
   constructorNames: ["constructor"],

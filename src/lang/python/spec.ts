@@ -11,6 +11,7 @@ export const python: LanguageSpec = {
   implicitThis: false,
   packageScope: "none",
   typeNames: /^[A-Z][\w$]*$/,
+  testFiles: /(^|\/)(test_[^/]*|[^/]*_test|conftest)\.pyi?$/,
   docStyle: "docstring",
   constructorNames: ["__init__"],
   inheritsConstructors: true,

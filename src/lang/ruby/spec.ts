@@ -18,6 +18,7 @@ export const ruby: LanguageSpec = {
   packageScope: "global",
   typeNames: /^[A-Z][\w$]*$/,
   docStyle: "comments",
+  testFiles: /(^|\/)(spec|test)\/|_(spec|test)\.rb$/,
   constructorNames: ["initialize"],
   inheritsConstructors: true,
   moduleName: () => "",

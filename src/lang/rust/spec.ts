@@ -227,3 +227,5 @@ export const rust: LanguageSpec = {
     "display finish"
   ).split(" "),
 };
+  typeNames: /^[A-Z][\w$]*$/,
+  testFiles: /(^|\/)tests\/|_test\.rs$/,
