@@ -228,7 +228,9 @@ export function analyze(
       from: defIndexAt(call.node, false, false),
       name: call.isNew ? typeName(call.name.text) : cleanName(call.name.text),
       receiver: receiver || undefined,
-      line: call.name.startPosition.row + 1,
+      // The callee's name token, unless it lies outside the call (`super(...)` names the base
+      // class in the class header).
+      line: (contains(call.node, call.name) ? call.name : call.node).startPosition.row + 1,
       isNew: call.isNew || undefined,
       delegate: call.delegate || undefined,
       ...(args !== undefined ? { args } : {}),

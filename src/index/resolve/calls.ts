@@ -122,7 +122,7 @@ export class Resolver extends Types {
         // A type called: the object is created (unless `super(...)`/`this(...)` delegates) and
         // the constructor that runs is called, when the repository defines one.
         if (!call.delegate) add("INSTANTIATES", call.from, target, call.line, found.confidence);
-        const ctors = this.constructorsOf(target, call.args);
+        const ctors = this.constructorsOf(scope, call.from, target, call);
         for (const ctor of ctors) add("CALLS", call.from, ctor, call.line, found.confidence);
         if (!ctors.length && this.scopes.get(target.file.path)?.spec.primaryConstructor) {
           add("CALLS", call.from, target, call.line, found.confidence);
@@ -133,16 +133,26 @@ export class Resolver extends Types {
   }
 
   /** The constructor a `new T(...)` runs: T's own (by arity), else an inherited one where allowed. */
-  constructorsOf(type: DefRef, args: number | undefined, depth = 0): DefRef[] {
+  constructorsOf(
+    scope: FileScope,
+    from: number,
+    type: DefRef,
+    call: CallShape,
+    depth = 0,
+  ): DefRef[] {
     if (depth > MAX_DEPTH || type.def.kind === "Module") return [];
     const spec = this.scopes.get(type.file.path)?.spec;
     const own = (spec?.constructorNames ?? []).flatMap((n) =>
       this.members.get(type.node.id)?.get(n === "<type>" ? type.def.name : n) ?? []
     ).filter((r) => r.def.kind === "Method" || r.def.kind === "Function");
-    if (own.length) return chooseOverload(own, args);
+    if (own.length) {
+      return own.length === 1 || !spec?.overloads
+        ? chooseOverload(own, call.args)
+        : this.byArgumentTypes(scope, from, own, call);
+    }
     if (!spec?.inheritsConstructors) return [];
     for (const base of this.basesOf(type)) {
-      const found = this.constructorsOf(base, args, depth + 1);
+      const found = this.constructorsOf(scope, from, base, call, depth + 1);
       if (found.length) return found;
     }
     return [];
@@ -159,15 +169,16 @@ export class Resolver extends Types {
     // One overload set: choose by arity, then argument types; never fan out to every overload.
     // Without overloading, same-named definitions are alternatives (conditional definitions).
     if (!scope.spec.overloads) return found;
-    let refs = chooseOverload(found.refs, call.args);
-    if (!refs.length) refs = this.byArgumentTypes(scope, from, found.refs, call);
+    const refs = this.byArgumentTypes(scope, from, found.refs, call);
     return refs.length ? { ...found, refs } : undefined;
   }
 
   /**
-   * Overloads of one arity told apart by the arguments' static types (literals, constructed and
-   * declared types, subtypes through EXTENDS/IMPLEMENTS); failing that, an overload does not call
-   * itself. Still open: none.
+   * The overload a call selects: those its arguments fit by number, then by their static types
+   * (literals, constructed and declared types, boxing, widening, subtypes through
+   * EXTENDS/IMPLEMENTS); among equals, the one with exactly as many parameters, then one that is
+   * not the caller itself; a declaration and its definition in two files are one function. Still
+   * open: none (a guess between overloads is no edge).
    */
   byArgumentTypes(scope: FileScope, from: number, refs: DefRef[], call: CallShape): DefRef[] {
     const args = call.args;
@@ -198,10 +209,11 @@ export class Resolver extends Types {
       } else if (score === bestScore) best.push(r);
     }
     if (bestScore < 0) return [];
-    if (best.length > 1) {
-      best = best.filter((r) => !(r.file === scope.facts && r.index === from));
-    }
-    return best.length === 1 ? best : [];
+    if (best.length === 1) return best;
+    const byArity = chooseOverload(best, args);
+    if (byArity.length) return byArity;
+    const notSelf = best.filter((r) => !(r.file === scope.facts && r.index === from));
+    return notSelf.length === 1 ? notSelf : [];
   }
 
   /** 2 same type, 1 assignable (boxing, widening, subtype, Object), -100 not assignable. */
