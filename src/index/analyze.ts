@@ -175,6 +175,7 @@ export function analyze(
     const paramInfo = callableKind ? paramsOf(c.node, spec) : undefined;
     const params = paramInfo?.range;
     const paramTypes = paramInfo?.types.some(Boolean) ? paramInfo.types : undefined;
+    const paramNames = paramInfo?.names.length ? paramInfo.names : undefined;
     const returns = callableKind ? returnTypeOf(c.node, spec) : undefined;
     const generics = typeParamsOf(c.node);
     defs.push({
@@ -189,6 +190,7 @@ export function analyze(
       owner,
       ...(params ? { params } : {}),
       ...(paramTypes ? { paramTypes } : {}),
+      ...(paramNames ? { paramNames } : {}),
       ...(returns ? { returns } : {}),
       ...(generics ? { typeParams: generics.names } : {}),
       ...(generics && Object.keys(generics.bounds).length ? { typeBounds: generics.bounds } : {}),
@@ -288,13 +290,14 @@ export function analyze(
 function paramsOf(
   node: Node,
   spec: LanguageSpec,
-): { range: [number, number]; types: string[] } | undefined {
+): { range: [number, number]; types: string[]; names: string[] } | undefined {
   const list = parameterList(node, 0);
   if (!list) return undefined;
   let required = 0;
   let max = 0;
   let first = true;
   const types: string[] = [];
+  const names: string[] = [];
   for (const p of list.namedChildren) {
     if (!p || /comment|keyword_separator|positional_separator|attribute/.test(p.type)) continue;
     const text = p.text;
@@ -303,6 +306,9 @@ function paramsOf(
       continue; // Python's self/cls is bound by the call's receiver
     }
     first = false;
+    const name = (p.childForFieldName("name") ?? p.childForFieldName("pattern"))?.text ??
+      text.match(/^[*&.\s]*([A-Za-z_$][\w$]*)/)?.[1];
+    if (name && /^[A-Za-z_$][\w$]*$/.test(name)) names.push(name);
     if (/splat|spread|variadic|rest_pattern|dictionary/.test(p.type) || /^\*|\.\.\./.test(text)) {
       max = -1;
       continue;
@@ -314,7 +320,7 @@ function paramsOf(
       p.childForFieldName("default_value") !== null || /\?\s*:/.test(text) || /=/.test(text);
     if (!optional) required++;
   }
-  return { range: [required, max], types };
+  return { range: [required, max], types, names };
 }
 
 function parameterList(node: Node, depth: number): Node | undefined {

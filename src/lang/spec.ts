@@ -95,6 +95,8 @@ export interface LanguageSpec {
    * a type from outside, never a guess; a wildcard or static import ending so names a type.
    */
   typeNames?: RegExp;
+  /** Functions whose first argument names the type of their result (`typing.cast(T, v)`). */
+  castFunctions?: string[];
   /** Test files by this ecosystem's naming (`*_test.go`, `test_*.py`, `*.spec.ts`, `src/test/`). */
   testFiles?: RegExp;
   /** Languages whose files call each other share a family (`js`: JS, TS, TSX; `c`: C, C++). */

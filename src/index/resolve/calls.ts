@@ -281,6 +281,17 @@ export class Resolver extends Types {
       return refs.length ? { refs, confidence: CONF_SCOPE } : undefined;
     }
     if (receiver === undefined) {
+      // `cls(...)` in a class method constructs the class.
+      if (spec.selfNames.includes(name) && !spec.implicitThis) {
+        const type = this.enclosingType(scope, from);
+        return type ? { refs: [type], confidence: CONF_SCOPE } : undefined;
+      }
+      // A parameter or local variable of that name shadows every definition: only a function
+      // value it holds is called.
+      if (this.isLocal(scope, from, name)) {
+        const held = this.valueOfVariable(scope, from, name, depth);
+        return held.length ? { refs: held, confidence: CONF_TYPED, via: "value" } : undefined;
+      }
       if (spec.implicitThis) {
         const type = this.enclosingType(scope, from);
         if (type) {

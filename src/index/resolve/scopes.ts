@@ -299,6 +299,8 @@ export abstract class Scopes {
       });
       const memberHit = pick(members, CONF_SCOPE);
       if (memberHit) return memberHit;
+      // Imported from outside the repository (`from os.path import join`): that name, not ours.
+      if (bound.every((b) => b.files.length === 0)) return { refs: [], confidence: 0 };
     }
     // 3. wildcard imports
     const wild = pick(this.exported(scope.wildcards ?? [], name, 0), CONF_SCOPE);

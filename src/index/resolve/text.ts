@@ -40,7 +40,8 @@ export function literalType(arg: string): string {
 }
 
 export function isSuperCall(receiver: string, superNames: string[]): boolean {
-  return superNames.some((n) => receiver === `${n}()`);
+  // `super()`, and Python 2's `super(Cls, self)`.
+  return superNames.some((n) => receiver.startsWith(`${n}(`) && receiver.endsWith(")"));
 }
 
 /** Index of the `)` that closes the `(` at `open`, or -1. */

@@ -1,4 +1,5 @@
 import { dirOf } from "../../lang/paths.ts";
+import { TYPE_KINDS } from "../facts.ts";
 import type { TypeHint } from "../facts.ts";
 import { CONF_TYPED, type DefRef, type FileScope, MAX_DEPTH, type TypeOf } from "./model.ts";
 import { depthOf, isType, packageOf } from "./refs.ts";
@@ -48,6 +49,10 @@ export abstract class Types extends Scopes {
       }
       if (!/^[\w$#]+$/.test(name)) return {};
       const args = splitArgs(expr.slice(open + 1, -1));
+      // `cast(T, value)` (Python typing): the value has type T.
+      if (spec.castFunctions?.includes(name) && args.length === 2) {
+        return this.typeNamed(scope, from, args[0]);
+      }
       const found = this.resolveCall(scope, from, {
         name,
         receiver,
@@ -84,12 +89,15 @@ export abstract class Types extends Scopes {
     // `a.b`: a field (or property) of a's type.
     const dot = lastDot(expr);
     if (dot <= 0) return {};
-    const owner = this.typeOfExpr(scope, from, expr.slice(0, dot), depth + 1);
-    if (!owner.type) {
-      // `a.b` where `a` names a module or type: a static field; its declared type.
-      return {};
-    }
-    return this.fieldTypeOf(owner.type, expr.slice(dot + 1), depth + 1);
+    const head = expr.slice(0, dot);
+    const owner = this.typeOfExpr(scope, from, head, depth + 1);
+    if (owner.type) return this.fieldTypeOf(owner.type, expr.slice(dot + 1), depth + 1);
+    if (owner.known) return {};
+    // `Config.DEFAULT`, `UserRepo.INSTANCE`: a static field of a type the head names.
+    const asType = /^[\w$.]+$/.test(head)
+      ? this.resolveTypeRef(scope, from, head).filter(isType)[0]
+      : undefined;
+    return asType ? this.fieldTypeOf(asType, expr.slice(dot + 1), depth + 1) : {};
   }
 
   /** `import { container } from "./c"`: the type of a module-level variable of another file. */
@@ -206,6 +214,21 @@ export abstract class Types extends Scopes {
     const found = this.resolveCall(scope, from, { name, receiver }, depth + 1);
     if (!found || found.confidence < CONF_TYPED) return [];
     return found.refs.filter((r) => !isType(r));
+  }
+
+  /**
+   * Whether a bare name at a place is a parameter or local variable of an enclosing definition,
+   * nearer than any definition of that name.
+   */
+  isLocal(scope: FileScope, from: number, name: string): boolean {
+    for (let at = from; at >= 0; at = scope.refs[at].def.parent) {
+      if (scope.children.get(at)?.has(name)) return false;
+      const def = scope.refs[at].def;
+      if (def.paramNames?.includes(name)) return true;
+      if (this.hintFor(scope, at, name)?.hint.scope === at) return true;
+      if (TYPE_KINDS.has(def.kind)) return false;
+    }
+    return false;
   }
 
   /** The hint that types a variable at a place: innermost scope, declared types first. */

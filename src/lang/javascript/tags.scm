@@ -252,7 +252,7 @@
   right: (new_expression constructor: [(identifier) (member_expression)] @hint.type)) @hint
 ; class field initialised with a constructor: cache = new Cache()
 (field_definition
-  property: (property_identifier) @hint.var
+  property: [(property_identifier) (private_property_identifier)] @hint.var
   value: (new_expression constructor: [(identifier) (member_expression)] @hint.type)) @hint
 
 ; Decorators run where the decorated definition is made (see spec.ts: @decorator).

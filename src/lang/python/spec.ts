@@ -16,6 +16,7 @@ export const python: LanguageSpec = {
   constructorNames: ["__init__"],
   inheritsConstructors: true,
   superNames: ["super"],
+  castFunctions: ["cast"],
   typeWrappers: ["Optional", "Awaitable", "Final", "ClassVar", "Annotated", "Type", "type"],
   moduleName: (path) => pathModuleName(path, { index: "__init__" }),
   resolveImport(imp, fromPath, repo) {

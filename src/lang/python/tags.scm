@@ -10,6 +10,9 @@
 
 (class_definition
   superclasses: (argument_list [(identifier) (attribute)] @reference.extends))
+; class Repo(Base[T]), class C(Generic[T], mod.Base[int]): the subscripted base
+(class_definition
+  superclasses: (argument_list (subscript value: [(identifier) (attribute)] @reference.extends)))
 
 ; calls: f(x), obj.m(x), pkg.mod.f(x)
 (call function: (identifier) @name) @reference.call

@@ -290,10 +290,10 @@
 ; and constructor parameter properties constructor(private repo: Repo) (the hint sits on the class
 ; body, so its scope is the class rather than the constructor).
 (public_field_definition
-  name: (property_identifier) @hint.var
+  name: [(property_identifier) (private_property_identifier)] @hint.var
   type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @hint.type)) @hint
 (public_field_definition
-  name: (property_identifier) @hint.var
+  name: [(property_identifier) (private_property_identifier)] @hint.var
   value: (new_expression constructor: [(identifier) (member_expression)] @hint.type)) @hint
 (class_body
   (method_definition
