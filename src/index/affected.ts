@@ -51,7 +51,10 @@ function definitions(f: FileFacts): Map<string, string[]> {
     // Return and parameter types decide receivers and overloads elsewhere: part of the name.
     list.push(
       `${d.kind}|${d.local}|${parent}|${d.owner ?? ""}|${d.returns ?? ""}|${d.params ?? ""}|` +
-        `${d.paramTypes ?? ""}|${d.typeParams ?? ""}`,
+        `${d.paramTypes ?? ""}|${d.typeParams ?? ""}|${
+          d.typeBounds ? JSON.stringify(d.typeBounds) : ""
+        }|` +
+        `${d.paramNames ?? ""}|${d.returnsValue ?? ""}`,
     );
     out.set(d.name, list);
   }
@@ -69,6 +72,13 @@ function namesChanged(before: FileFacts, after: FileFacts): Set<string> | undefi
     before.module !== after.module || before.package !== after.package ||
     before.language !== after.language
   ) return undefined;
+  // Functions passed as arguments bind parameters in other files (`run(step)`): any change to
+  // such calls re-resolves everything.
+  const passing = (f: FileFacts) =>
+    f.calls.filter((c) => c.argTypes?.some((a) => /^=[\w$]+$/.test(a))).map((c) =>
+      `${c.from >= 0 ? f.defs[c.from]?.local : ""}|${c.name}|${c.receiver ?? ""}|${c.argTypes}`
+    );
+  if (differing(passing(before), passing(after)).length) return undefined;
   const inherits = (f: FileFacts) =>
     f.inherits.map((i) =>
       `${i.from >= 0 ? f.defs[i.from]?.local : i.ownerName}|${i.name}|${i.relation}`

@@ -60,6 +60,7 @@ export function analyze(
   const seenDefs = new Set<number>();
   const skipped = new Set<number>();
   const decorators: Node[] = [];
+  const returned: Node[] = [];
 
   for (const match of query.matches(root)) {
     const byName = new Map<string, Node>();
@@ -71,6 +72,10 @@ export function analyze(
       }
       if (c.name === "decorator") {
         decorators.push(c.node);
+        continue;
+      }
+      if (c.name === "return.value") {
+        returned.push(c.node);
         continue;
       }
       const kind = KIND_BY_CAPTURE[c.name];
@@ -219,6 +224,12 @@ export function analyze(
     }
     return best >= 0 ? containers[best].def! : -1;
   };
+
+  // `return inner`: the name a definition returns (its first such return counts).
+  for (const node of returned) {
+    const at = defIndexAt(node);
+    if (at >= 0 && defs[at].returnsValue === undefined) defs[at].returnsValue = node.text.trim();
+  }
 
   const callFacts: CallFact[] = [];
   for (const call of calls.values()) {

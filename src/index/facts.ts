@@ -45,6 +45,8 @@ export interface DefFact {
   returns?: string;
   /** Declared parameter types (bare names, "" when not written), for overload choice. */
   paramTypes?: string[];
+  /** A name the definition returns (`return inner`): `make()()` calls it. */
+  returnsValue?: string;
   /** Parameter names: a local name a call may use (`fn()`), never a repository function's. */
   paramNames?: string[];
   /** Names of its generic type parameters (`T`, `K`): types that are no repository types. */

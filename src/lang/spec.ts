@@ -21,6 +21,8 @@
  *   `@import.name` (one imported symbol), `@import.alias` (local name), `@import.wildcard` (any node:
  *   marks a wildcard import).
  * Package — `@package` on the declared package / namespace name (Java, Kotlin, C# file-scoped, Go).
+ * Returned functions — `@return.value` on a name a definition returns (`return inner`), so
+ *   `make()()` and `h = make(); h()` reach `inner`.
  * Decorators — `@decorator` on a decorator: its calls belong to the scope the decorated
  *   definition is made in (the class for member and parameter decorators).
  * Default export — `@export.default` on the name a file exports as its default (JS/TS).

@@ -10,7 +10,7 @@ import {
   MAX_DEPTH,
   type Resolution,
 } from "./model.ts";
-import { callable, isCallable, isType } from "./refs.ts";
+import { callable, distinct, isCallable, isType } from "./refs.ts";
 import { isSuperCall } from "./text.ts";
 import { Types } from "./types.ts";
 import { chooseOverload } from "./overloads.ts";
@@ -25,6 +25,7 @@ export class Resolver extends Types {
     for (const scope of this.scopes.values()) {
       edges.get(scope.facts.path)!.push(...this.definesEdges(scope));
     }
+    this.bindArguments();
     const resolved = only ? new Set(only) : new Set(this.scopes.keys());
     if (only) {
       const owners = new Map<string, string[]>();
@@ -133,6 +134,40 @@ export class Resolver extends Types {
   }
 
   /** The constructor a `new T(...)` runs: T's own (by arity), else an inherited one where allowed. */
+  /**
+   * Functions passed as arguments (`run(step)`): what each repository function's parameters may
+   * hold, so `fn()` inside `run` reaches `step`. Every file's calls with a bare-name argument are
+   * read, whatever `only` says: a parameter's values come from callers anywhere.
+   */
+  bindArguments(): void {
+    for (const scope of this.scopes.values()) {
+      for (const call of scope.facts.calls) {
+        const argTypes = call.argTypes;
+        if (!argTypes?.some((a) => /^=[\w$]+$/.test(a))) continue;
+        this.line = call.line;
+        let found: Found | undefined;
+        try {
+          found = this.resolveCall(scope, call.from, call, 0);
+        } catch {
+          continue;
+        }
+        const target = found?.refs.length === 1 ? found.refs[0] : undefined;
+        const names = target?.def.paramNames;
+        if (!target || !names || isType(target)) continue;
+        argTypes.forEach((a, i) => {
+          if (!/^=[\w$]+$/.test(a) || !names[i]) return;
+          const fns = this.functionsOf(scope, call.from, a.slice(1), 1);
+          if (!fns.length) return;
+          const key = `${target.node.id}\0${names[i]}`;
+          const list = this.paramValues.get(key) ?? [];
+          for (const f of fns) if (!list.includes(f)) list.push(f);
+          this.paramValues.set(key, list);
+        });
+      }
+    }
+  }
+
+  /** The constructor a `new T()` runs: T's own (by its arguments), else an inherited one. */
   constructorsOf(
     scope: FileScope,
     from: number,
@@ -289,7 +324,10 @@ export class Resolver extends Types {
       // A parameter or local variable of that name shadows every definition: only a function
       // value it holds is called.
       if (this.isLocal(scope, from, name)) {
-        const held = this.valueOfVariable(scope, from, name, depth);
+        const held = distinct([
+          ...this.valueOfVariable(scope, from, name, depth),
+          ...this.parameterValues(scope, from, name),
+        ]);
         return held.length ? { refs: held, confidence: CONF_TYPED, via: "value" } : undefined;
       }
       if (spec.implicitThis) {

@@ -35,6 +35,8 @@ export abstract class Scopes {
   readonly packages = new Map<string, Map<string, DefRef[]>>();
   readonly modulesByName = new Map<string, DefRef[]>();
   readonly failures: string[] = [];
+  /** What parameters may hold: function values passed by callers, by `def id \0 name`. */
+  readonly paramValues = new Map<string, DefRef[]>();
   /** Functions that are classes: their prototype holds methods (`Foo.prototype.m = ...`). */
   readonly constructorFunctions = new Set<string>();
   /** Line of the call being resolved: picks among same-named definitions of one scope. */

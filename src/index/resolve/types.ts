@@ -197,6 +197,17 @@ export abstract class Types extends Scopes {
     return this.functionsOf(ts, hint.scope, hint.expr, depth + 1);
   }
 
+  /** Functions passed for a parameter of an enclosing definition (`run(step)`: fn is step). */
+  parameterValues(scope: FileScope, from: number, name: string): DefRef[] {
+    for (let at = from; at >= 0; at = scope.refs[at].def.parent) {
+      const def = scope.refs[at];
+      if (def.def.paramNames?.includes(name)) {
+        return this.paramValues.get(`${def.node.id}\0${name}`) ?? [];
+      }
+    }
+    return [];
+  }
+
   /** Functions a local variable holds (`f = make()`, `g = other`). */
   valueOfVariable(scope: FileScope, from: number, name: string, depth: number): DefRef[] {
     const found = this.hintFor(scope, from, name);
@@ -206,7 +217,22 @@ export abstract class Types extends Scopes {
 
   /** An expression that denotes a function (a name, `obj.method`), never a call's result. */
   functionsOf(scope: FileScope, from: number, expr: string, depth: number): DefRef[] {
-    if (depth > MAX_DEPTH || /[()[\]{}\s]/.test(expr)) return [];
+    if (depth > MAX_DEPTH) return [];
+    // `make()`: the function `make` returns (`return inner`).
+    const made = expr.match(/^([\w$.]+)\(\)$/);
+    if (made) {
+      const dot = lastDot(made[1]);
+      const maker = this.resolveCall(scope, from, {
+        name: dot < 0 ? made[1] : made[1].slice(dot + 1),
+        receiver: dot < 0 ? undefined : made[1].slice(0, dot),
+        args: 0,
+      }, depth + 1)?.refs[0];
+      const returned = maker?.def.returnsValue;
+      if (!maker || !returned || isType(maker)) return [];
+      const ms = this.scopes.get(maker.file.path)!;
+      return this.functionsOf(ms, maker.index, returned, depth + 1);
+    }
+    if (/[()[\]{}\s]/.test(expr)) return [];
     const dot = lastDot(expr);
     const name = dot < 0 ? expr : expr.slice(dot + 1);
     const receiver = dot < 0 ? undefined : expr.slice(0, dot);

@@ -311,3 +311,6 @@
 
 ; Decorators run where the decorated definition is made (see spec.ts: @decorator).
 (decorator) @decorator
+
+; `return inner`: the function a call of this one hands back (spec.ts: @return.value).
+(return_statement (identifier) @return.value)
