@@ -140,10 +140,18 @@ export class Resolver extends Types {
    * read, whatever `only` says: a parameter's values come from callers anywhere.
    */
   bindArguments(): void {
+    // Only names some definition has can be functions passed by name.
+    const defined = new Set<string>();
+    for (const byName of this.globalNames.values()) {
+      for (const name of byName.keys()) defined.add(name);
+    }
+    for (const byName of this.methodNames.values()) {
+      for (const name of byName.keys()) defined.add(name);
+    }
     for (const scope of this.scopes.values()) {
       for (const call of scope.facts.calls) {
         const argTypes = call.argTypes;
-        if (!argTypes?.some((a) => /^=[\w$]+$/.test(a))) continue;
+        if (!argTypes?.some((a) => /^=[\w$]+$/.test(a) && defined.has(a.slice(1)))) continue;
         this.line = call.line;
         let found: Found | undefined;
         try {

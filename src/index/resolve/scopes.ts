@@ -1,6 +1,6 @@
 import type { LanguageSpec, RepoFiles } from "../../lang/spec.ts";
 import { dirOf } from "../../lang/paths.ts";
-import type { FileFacts } from "../facts.ts";
+import type { FileFacts, TypeHint } from "../facts.ts";
 import { TYPE_KINDS } from "../facts.ts";
 import { type Edge, fileId, symbolNodes } from "../model.ts";
 import {
@@ -353,8 +353,8 @@ export abstract class Scopes {
       }
       if (!hits.length) {
         // `ib = attrib`, `export const f = g`: a module-level alias of a definition.
-        const alias = scope.facts.hints.find((h) =>
-          h.scope === -1 && h.variable === name && h.expr && h.expr !== name
+        const alias = this.hintsOf(scope).get(name)?.find((h) =>
+          h.scope === -1 && h.expr && h.expr !== name
         );
         if (alias?.expr && /^[\w$.]+$/.test(alias.expr)) {
           const dot = lastDot(alias.expr);
@@ -470,6 +470,18 @@ export abstract class Scopes {
     return this.bases.get(type.node.id) ?? [];
   }
 
+  /** A file's hints by variable (built once per file). */
+  hintsOf(scope: FileScope): Map<string, TypeHint[]> {
+    if (!scope.hintsByVar) {
+      scope.hintsByVar = new Map();
+      for (const h of scope.facts.hints) {
+        const list = scope.hintsByVar.get(h.variable);
+        if (list) list.push(h);
+        else scope.hintsByVar.set(h.variable, [h]);
+      }
+    }
+    return scope.hintsByVar;
+  }
   /** Languages whose files may call each other share a family (LanguageSpec.family). */
   family(language: string): string {
     return this.specOf(language)?.family ?? language;

@@ -106,7 +106,7 @@ export abstract class Types extends Scopes {
       if (!b.name) continue;
       for (const path of b.files) {
         const fs = this.scopes.get(path);
-        const hint = fs?.facts.hints.find((h) => h.scope === -1 && h.variable === b.name);
+        const hint = fs ? this.hintsOf(fs).get(b.name)?.find((h) => h.scope === -1) : undefined;
         if (!fs || !hint) continue;
         if (hint.type) return this.typeNamed(fs, -1, hint.type);
         if (hint.expr) return this.typeOfExpr(fs, -1, hint.expr, depth + 1);
@@ -132,7 +132,7 @@ export abstract class Types extends Scopes {
       if (path === scope.facts.path) continue;
       const owner = this.scopes.get(path);
       if (!owner || owner.facts.language !== scope.facts.language) continue;
-      const hint = owner.facts.hints.find((h) => h.scope === -1 && h.variable === name);
+      const hint = this.hintsOf(owner).get(name)?.find((h) => h.scope === -1);
       if (hint) return { hint, owner };
     }
     return undefined;
@@ -174,10 +174,12 @@ export abstract class Types extends Scopes {
 
   /** A field's hint: declared in the type's body, or assigned `self.x = ...` in its methods. */
   fieldHintOf(ts: FileScope, type: DefRef, field: string): TypeHint | undefined {
-    const names = new Set([field, ...ts.spec.selfNames.map((n) => `${n}.${field}`)]);
+    const byVar = this.hintsOf(ts);
+    const candidates = [field, ...ts.spec.selfNames.map((n) => `${n}.${field}`)].flatMap((v) =>
+      byVar.get(v) ?? []
+    );
     let best: TypeHint | undefined;
-    for (const h of ts.facts.hints) {
-      if (!names.has(h.variable)) continue;
+    for (const h of candidates) {
       const inType = h.scope === type.index ||
         (h.variable !== field && h.scope >= 0 && this.within(ts, h.scope, type.index) &&
           this.enclosingType(ts, h.scope) === type);
@@ -263,15 +265,7 @@ export abstract class Types extends Scopes {
     from: number,
     variable: string,
   ): { hint: TypeHint; owner: FileScope } | undefined {
-    if (!scope.hintsByVar) {
-      scope.hintsByVar = new Map();
-      for (const h of scope.facts.hints) {
-        const list = scope.hintsByVar.get(h.variable);
-        if (list) list.push(h);
-        else scope.hintsByVar.set(h.variable, [h]);
-      }
-    }
-    const hints = scope.hintsByVar.get(variable);
+    const hints = this.hintsOf(scope).get(variable);
     const type = this.enclosingType(scope, from);
     if (!hints?.length) {
       return type ? this.fieldHint(scope, variable, type) : undefined;
