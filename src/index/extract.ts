@@ -27,7 +27,10 @@ export async function extractFacts(
   hash = sha256(bytes),
 ): Promise<FileFacts> {
   // Invalid UTF-8 is replaced (U+FFFD), not fatal: the rest of the file still indexes.
-  const text = decoder.decode(bytes);
+  const decoded = decoder.decode(bytes);
+  // A language may rewrite constructs its grammar cannot read (macros, new syntax) into text of the
+  // same length and lines, so every position still points into the file as written.
+  const text = spec.prepare ? spec.prepare(decoded) : decoded;
   const { parser, query } = await toolsFor(spec);
   const tree = parser.parse(text);
   if (!tree) throw new Error(`tree-sitter could not parse ${path}`);

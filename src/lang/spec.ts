@@ -97,6 +97,11 @@ export interface LanguageSpec {
    * a type from outside, never a guess; a wildcard or static import ending so names a type.
    */
   typeNames?: RegExp;
+  /**
+   * Rewrites source the grammar cannot read (Rust expression macros, new Kotlin syntax, C export
+   * macros) into text of the same length whose line breaks stay put, before parsing.
+   */
+  prepare?(text: string): string;
   /** Functions whose first argument names the type of their result (`typing.cast(T, v)`). */
   castFunctions?: string[];
   /** Test files by this ecosystem's naming (`*_test.go`, `test_*.py`, `*.spec.ts`, `src/test/`). */
