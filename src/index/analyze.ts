@@ -276,7 +276,13 @@ export function analyze(
     const type = h.type ? valueType(h.type.text, spec) : "";
     const expr = !type && h.value ? compactExpr(h.value.text) : undefined;
     if (!type && !expr) continue;
-    hints.push({ scope: defIndexAt(h.at), variable, type, ...(expr ? { expr } : {}) });
+    hints.push({
+      scope: defIndexAt(h.at),
+      variable,
+      type,
+      ...(expr ? { expr } : {}),
+      line: h.at.startPosition.row + 1,
+    });
   }
 
   return {

@@ -108,6 +108,8 @@ export interface TypeHint {
   type: string;
   /** The variable holds this expression's value (`x = make()`, `x = a.b`): typed on demand. */
   expr?: string;
+  /** Line of the declaration or assignment. */
+  line?: number;
 }
 
 export interface FileFacts {

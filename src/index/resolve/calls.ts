@@ -106,6 +106,7 @@ export class Resolver extends Types {
     };
     for (const call of scope.facts.calls) {
       this.line = call.line;
+      this.lineFile = scope.facts.path;
       let found: Found | undefined;
       try {
         found = this.resolveCall(scope, call.from, call, 0);
@@ -153,6 +154,8 @@ export class Resolver extends Types {
         const argTypes = call.argTypes;
         if (!argTypes?.some((a) => /^=[\w$]+$/.test(a) && defined.has(a.slice(1)))) continue;
         this.line = call.line;
+        this.lineFile = scope.facts.path;
+        this.lineFile = scope.facts.path;
         let found: Found | undefined;
         try {
           found = this.resolveCall(scope, call.from, call, 0);
@@ -382,7 +385,10 @@ export class Resolver extends Types {
     }
 
     // Module, namespace and type qualifiers, and imported symbols: `pkg.f()`, `Type.m()`.
-    if (!spec.selfNames.includes(head) && !/[()[\]]/.test(receiver)) {
+    if (
+      !spec.selfNames.includes(head) && !/[()[\]]/.test(receiver) &&
+      !this.isLocal(scope, from, head)
+    ) {
       const qualified = this.memberOfQualifier(scope, from, receiver, name);
       if (qualified.length) return { refs: callable(qualified), confidence: CONF_SCOPE };
     }

@@ -39,6 +39,8 @@ export abstract class Scopes {
   readonly paramValues = new Map<string, DefRef[]>();
   /** Functions that are classes: their prototype holds methods (`Foo.prototype.m = ...`). */
   readonly constructorFunctions = new Set<string>();
+  /** File of the call being resolved (hint order by line applies in that file only). */
+  lineFile = "";
   /** Line of the call being resolved: picks among same-named definitions of one scope. */
   line = 0;
 

@@ -64,6 +64,11 @@ export abstract class Types extends Scopes {
       if (isType(target)) return { type: target };
       if (target.def.returns) {
         const ts = this.scopes.get(target.file.path)!;
+        // `-> Self`, `: this`: a builder returns its own type.
+        if (ts.spec.selfNames.includes(target.def.returns)) {
+          const own = this.enclosingType(ts, target.index);
+          return own ? { type: own } : {};
+        }
         return this.typeNamed(ts, target.def.parent, target.def.returns);
       }
       return {};
@@ -161,6 +166,9 @@ export abstract class Types extends Scopes {
     const hint = this.fieldHintOf(ts, type, field);
     if (hint?.type) return this.typeNamed(ts, hint.scope, hint.type);
     if (hint?.expr) return this.typeOfExpr(ts, hint.scope, hint.expr, depth + 1);
+    // An embedded field is named after its type (Go `struct { *Group }`: `c.Group`).
+    const embedded = this.basesOf(type).find((b) => b.def.name === field);
+    if (embedded) return { type: embedded };
     const prop = this.members.get(type.node.id)?.get(field)?.find((r) => r.def.returns);
     if (prop) {
       return this.typeNamed(this.scopes.get(prop.file.path)!, prop.def.parent, prop.def.returns!);
@@ -288,7 +296,20 @@ export abstract class Types extends Scopes {
         scope.spec.implicitThis && type && type.file === scope.facts && h.scope === type.index
       ) d = -1;
       else continue;
-      const better = !best || d > best.depth || (d === best.depth && h.type && !best.hint.type);
+      // Innermost scope first; in one scope the latest assignment before the call (a closure's
+      // parameter of the same name further down does not retype it), then a declared type.
+      const here = scope.facts.path === this.lineFile;
+      const rank = (x: TypeHint) =>
+        x.line === undefined || !this.line || !here
+          ? 0
+          : x.line < this.line
+          ? 2 + x.line / 1e7
+          : x.line === this.line
+          ? 1
+          : 0;
+      const better = !best || d > best.depth ||
+        (d === best.depth && rank(h) > rank(best.hint)) ||
+        (d === best.depth && rank(h) === rank(best.hint) && h.type && !best.hint.type);
       if (better) best = { depth: d, hint: h };
     }
     if (!best && type) return this.fieldHint(scope, variable, type);
