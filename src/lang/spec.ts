@@ -102,6 +102,8 @@ export interface LanguageSpec {
    * macros) into text of the same length whose line breaks stay put, before parsing.
    */
   prepare?(text: string): string;
+  /** The qualifier naming a file's parent module (`super` in Rust `super::f()`). */
+  parentModule?: string;
   /** Functions whose first argument names the type of their result (`typing.cast(T, v)`). */
   castFunctions?: string[];
   /** Test files by this ecosystem's naming (`*_test.go`, `test_*.py`, `*.spec.ts`, `src/test/`). */

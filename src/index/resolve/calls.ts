@@ -384,6 +384,26 @@ export class Resolver extends Types {
       return value.length ? { refs: value, confidence: CONF_TYPED, via: "value" } : undefined;
     }
 
+    // `super::f()` (Rust): the parent module's `f`, unless the call sits in an inline module
+    // of this file (there `super` is this file's module, which only the path cannot tell).
+    if (spec.parentModule && head === spec.parentModule && /^[\w.]+$/.test(receiver)) {
+      let inline = false;
+      for (let at = from; at >= 0; at = scope.refs[at].def.parent) {
+        if (scope.refs[at].def.kind === "Module") inline = true;
+      }
+      if (!inline) {
+        const source = receiver.split(".").join("::");
+        const imp = { source, alias: source, line: 0 };
+        const files = spec.resolveImport(
+          spec.normalizeImport?.(imp) ?? imp,
+          scope.facts.path,
+          this.repo,
+        );
+        const refs = callable(this.exported(files, name, 0));
+        if (refs.length) return { refs, confidence: CONF_SCOPE };
+      }
+    }
+
     // Module, namespace and type qualifiers, and imported symbols: `pkg.f()`, `Type.m()`.
     if (
       !spec.selfNames.includes(head) && !/[()[\]]/.test(receiver) &&

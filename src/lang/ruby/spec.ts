@@ -11,22 +11,42 @@ import query from "./tags.scm" with { type: "text" };
 export const ruby: LanguageSpec = {
   name: "ruby",
   grammar: "ruby",
-  extensions: [".rb", ".rake"],
+  // Rakefiles' `.rake`, Rack's `config.ru`, Thor's `.thor` task files are Ruby.
+  extensions: [".rb", ".rake", ".ru", ".thor"],
   query,
   selfNames: ["self"],
   implicitThis: true,
   packageScope: "global",
   typeNames: /^[A-Z][\w$]*$/,
-  docStyle: "comments",
   testFiles: /(^|\/)(spec|test)\/|_(spec|test)\.rb$/,
+  docStyle: "comments",
   constructorNames: ["initialize"],
   inheritsConstructors: true,
   moduleName: () => "",
   normalizeImport(imp) {
-    // tags.scm marks `require_relative` by capturing the method name as the imported name.
-    if (imp.name !== "require_relative") return imp;
-    const source = imp.source.startsWith(".") ? imp.source : `./${imp.source}`;
-    return { ...imp, source, name: undefined };
+    // tags.scm marks a path relative to the file by capturing what it is relative to as the
+    // imported name: `require_relative "x"`, `File.expand_path("../x", __FILE__)` (the file: one
+    // `..` is the file's own directory), `File.expand_path("x", __dir__)` and
+    // `File.join(__dir__ | File.dirname(__FILE__), "x")`.
+    const relative = (source: string) => ({
+      ...imp,
+      source: source.startsWith(".") ? source : `./${source}`,
+      name: undefined,
+    });
+    switch (imp.name) {
+      case "require_relative":
+      case "__dir__":
+      case "dirname":
+        return relative(imp.source);
+      case "__FILE__":
+        return imp.source.startsWith("../") ? relative(`./${imp.source.slice(3)}`) : {
+          ...imp,
+          source: "",
+          name: undefined,
+        };
+      default:
+        return imp;
+    }
   },
   resolveImport: (imp, fromPath, repo) => resolveRequire(imp, fromPath, repo),
   commonMethods: [
@@ -113,11 +133,53 @@ export const ruby: LanguageSpec = {
     "warn",
     "error",
     "debug",
+    // Core methods every object, exception, hash or IO answers: a repository method of the same
+    // name (an override in one class) is no evidence for an untyped receiver.
+    "message",
+    "backtrace",
+    "is_a?",
+    "kind_of?",
+    "instance_of?",
+    "respond_to?",
+    "merge!",
+    "replace",
+    "default",
+    "inspect",
+    "hash",
+    "eql?",
+    "equal?",
+    "exist?",
+    "exists?",
+    "values_at",
+    "to_ary",
+    "to_str",
+    "to_hash",
+    "to_proc",
+    "has_key?",
+    "value?",
+    "key",
+    "value",
+    "puts",
+    "print",
+    "printf",
+    "chomp",
+    "lines",
+    "each_line",
+    "scan",
+    "index",
+    "slice",
+    "reverse",
+    "each_pair",
+    "update!",
+    "save",
+    "save!",
+    "destroy",
+    "reload",
   ],
 };
 
 /** Where `require "a/b"` looks: the load path of a gem or app, then the repository root. */
-const LOAD_ROOTS = ["lib/", "", "app/", "src/"];
+const LOAD_ROOTS = ["lib/", "", "app/", "src/", "spec/", "test/"];
 
 /**
  * `require_relative "x"` (normalized to `./x`) -> x.rb next to the file; `require "a/b"` ->

@@ -7,6 +7,16 @@
 (module name: (scope_resolution name: (_) @name)) @definition.module
 (class name: (constant) @name) @definition.class
 (class name: (scope_resolution name: (_) @name)) @definition.class
+; `Klass = Class.new(Base) do .. end` / `Point = Struct.new(:x) do .. end` / `Mod = Module.new do`:
+; the constant names the class (module) the block defines.
+((assignment
+   left: (constant) @name
+   right: (call receiver: (constant) @_kind method: (identifier) @_new block: [(do_block) (block)])) @definition.class
+  (#any-of? @_kind "Class" "Struct") (#eq? @_new "new"))
+((assignment
+   left: (constant) @name
+   right: (call receiver: (constant) @_kind method: (identifier) @_new block: [(do_block) (block)])) @definition.module
+  (#eq? @_kind "Module") (#eq? @_new "new"))
 (method name: (_) @name) @definition.function
 (singleton_method name: (_) @name) @definition.function
 
@@ -23,6 +33,37 @@
       method: (identifier) @_mixin
       arguments: (argument_list [(constant) (scope_resolution)] @reference.implements))))]
   (#any-of? @_mixin "include" "extend" "prepend"))
+
+; `Klass = Class.new(Base) do`: Klass extends Base.
+((assignment
+   left: (constant)
+   right: (call receiver: (constant) @_kind method: (identifier) @_new
+     arguments: (argument_list . [(constant) (scope_resolution)] @reference.extends)
+     block: [(do_block) (block)]))
+  (#eq? @_kind "Class") (#eq? @_new "new"))
+; A module whose `self.included(base)` hook runs `base.extend ClassMethods` (or includes a module
+; into base) hands that module to every class including it: Thor's, Rake's and many gems' way of
+; adding class-level DSL methods. Recorded as the hooking module including it, so a class that
+; includes the module finds those methods through its mixins.
+((module body: (body_statement [
+    (singleton_method name: (identifier) @_hook body: (body_statement
+        (call receiver: (identifier) method: (identifier) @_mixin
+          arguments: (argument_list [(constant) (scope_resolution)] @reference.implements))))
+    (singleton_class body: (body_statement (method name: (identifier) @_hook body: (body_statement
+        (call receiver: (identifier) method: (identifier) @_mixin
+          arguments: (argument_list [(constant) (scope_resolution)] @reference.implements))))))]))
+  (#any-of? @_hook "included" "extended" "prepended")
+  (#any-of? @_mixin "extend" "include" "prepend"))
+((module body: (body_statement [
+    (singleton_method name: (identifier) @_hook body: (body_statement
+        (call receiver: (identifier) method: (identifier) @_send
+          arguments: (argument_list . (simple_symbol) @_mixin [(constant) (scope_resolution)] @reference.implements))))
+    (singleton_class body: (body_statement (method name: (identifier) @_hook body: (body_statement
+        (call receiver: (identifier) method: (identifier) @_send
+          arguments: (argument_list . (simple_symbol) @_mixin [(constant) (scope_resolution)] @reference.implements))))))]))
+  (#any-of? @_hook "included" "extended" "prepended")
+  (#any-of? @_send "send" "__send__")
+  (#any-of? @_mixin ":extend" ":include" ":prepend"))
 
 ; ---------------------------------------------------------------------------------------------
 ; Calls: foo(x), foo x, obj.m, obj.m(x), obj&.m, self.m, Foo.new(...), Foo::Bar.create, blocks.
@@ -67,6 +108,34 @@
    method: (identifier) @import.name
    arguments: (argument_list . (string . (string_content) @import.source .))) @import @import.wildcard
   (#eq? @import.name "require_relative"))
+
+; `require File.expand_path("../helper", __FILE__)`, `require File.expand_path("x", __dir__)`,
+; `require File.join(File.dirname(__FILE__), "x")`, `require File.join(__dir__, "x")`: paths
+; relative to this file; @import.name carries `__FILE__`, `__dir__` or `dirname` (what the path is
+; relative to) for spec.normalizeImport.
+((call !receiver
+   method: (identifier) @_req
+   arguments: (argument_list . (call
+     receiver: (constant) @_file method: (identifier) @_expand
+     arguments: (argument_list . (string . (string_content) @import.source .) . (identifier) @import.name .)))) @import @import.wildcard
+  (#any-of? @_req "require" "load") (#eq? @_file "File") (#eq? @_expand "expand_path")
+  (#any-of? @import.name "__FILE__" "__dir__"))
+((call !receiver
+   method: (identifier) @_req
+   arguments: (argument_list . (call
+     receiver: (constant) @_file method: (identifier) @_join
+     arguments: (argument_list . (identifier) @import.name . (string . (string_content) @import.source .) .)))) @import @import.wildcard
+  (#any-of? @_req "require" "load") (#eq? @_file "File") (#eq? @_join "join")
+  (#eq? @import.name "__dir__"))
+((call !receiver
+   method: (identifier) @_req
+   arguments: (argument_list . (call
+     receiver: (constant) @_file method: (identifier) @_join
+     arguments: (argument_list
+       . (call receiver: (constant) @_file2 method: (identifier) @import.name arguments: (argument_list . (identifier) @_this .))
+       . (string . (string_content) @import.source .) .)))) @import @import.wildcard
+  (#any-of? @_req "require" "load") (#eq? @_file "File") (#eq? @_join "join") (#eq? @_file2 "File")
+  (#eq? @import.name "dirname") (#eq? @_this "__FILE__"))
 
 ; ---------------------------------------------------------------------------------------------
 ; Type hints: x = Foo.new(...), @x = Foo::Bar.new, x ||= Foo.new.

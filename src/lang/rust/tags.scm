@@ -65,19 +65,31 @@
     name: (type_identifier) @name)) @reference.new
 (struct_expression name: (generic_type_with_turbofish type: (type_identifier) @name)) @reference.new
 
-; Macro arguments are token trees, not expressions: `name(`, `recv.name(`, `Path::name(` inside
-; them are calls (`format!(..)` nested in another macro looks the same: skip macro names).
+; Macro arguments and `macro_rules!` bodies are token trees, not expressions. In them a call is a
+; name followed by a parenthesised group: `f(`, `recv.f(`, `Type::f(`.
+;
+; Token sequences the plain patterns would misread are claimed first by an earlier pattern (of two
+; matches of one call, one with a receiver outranks one without, else the earlier pattern wins):
+; attribute arguments (`#[cfg(any(unix))]`), `fn f(..)` in a macro body and a macro inside the
+; arguments (`format!(..)`, `a::m!(..)`) become calls named after the group or `!`, which resolve to
+; nothing; a method of an expression that is more than one token (`self.a.g(`, `f().g(`,
+; `a::b::f(`, `<T>::f(`) gets the receiver `.`, an expression of unknown type, as `a.b.g()` outside
+; a macro whose `a.b` cannot be typed. (spec.prepare rewrites the standard expression macros so that
+; their arguments parse as expressions, once extract.ts applies it: see macros.ts.)
+(attribute arguments: [
+  (token_tree (identifier) @reference.call @receiver . (token_tree) @name)
+  (token_tree (token_tree (identifier) @reference.call @receiver . (token_tree) @name))
+  (token_tree (token_tree (token_tree (identifier) @reference.call @receiver . (token_tree) @name)))])
+(token_tree ["fn" "struct"] . (identifier) @reference.call @receiver . (token_tree) @name)
+(token_tree [(identifier) (crate) (super) (self)] @receiver . "::" . (identifier) @reference.call . "!" @name)
+(token_tree (identifier) @reference.call @receiver . "!" @name)
+(token_tree "." @receiver . (identifier) . ["." "::"] . (identifier) @name @reference.call . (token_tree . "("))
+(token_tree "::" @receiver . (identifier) . ["." "::"] . (identifier) @name @reference.call . (token_tree . "("))
+(token_tree [(identifier) (self)] @receiver . "." . (identifier) @name @reference.call . (token_tree . "("))
+(token_tree [(identifier) (crate) (super)] @receiver . "::" . (identifier) @name @reference.call . (token_tree . "("))
+(token_tree ["." "::"] @receiver . (identifier) @name @reference.call . (token_tree . "("))
 ((token_tree (identifier) @name @reference.call . (token_tree . "("))
-  (#not-any-of? @name
-    "format" "vec" "write" "writeln" "print" "println" "eprint" "eprintln" "format_args" "panic"
-    "assert" "assert_eq" "assert_ne" "debug_assert" "debug_assert_eq" "matches" "todo"
-    "unimplemented" "unreachable" "concat" "stringify" "include_str" "env" "dbg" "Some" "Ok"
-    "Err" "Box"))
-(token_tree
-  [(identifier) (self)] @receiver . "." . (identifier) @name @reference.call . (token_tree . "("))
-(token_tree
-  [(identifier) (self) (crate) (super)] @receiver . "::" . (identifier) @name @reference.call
-  . (token_tree . "("))
+  (#not-any-of? @name "Some" "Ok" "Err" "Box"))
 
 ; --- imports -------------------------------------------------------------------------------------
 ; `@import.source` is the whole use tree and `@import.name` one leaf of it; spec.normalizeImport
@@ -121,6 +133,27 @@
 
 ; `mod store;` loads the file module store (`self::store`); normalizeImport spells the source.
 (source_file (mod_item "mod" @import.source name: (identifier) @import.name !body) @import)
+
+; `#[path = "x.rs"] mod y;` loads x.rs (relative to this file's directory) as module y.
+((source_file
+  (attribute_item (attribute (identifier) @_path value: (string_literal (string_content) @import.source)))
+  .
+  (mod_item name: (identifier) @import.alias !body) @import)
+  (#eq? @_path "path"))
+
+; A path of more than one segment qualifying a call, a struct literal or a type (`crate::a::f()`,
+; `a::B::new()`, `x: crate::a::B`) is an import of that path under its dotted spelling (the call's
+; receiver `crate.a`): spec.normalizeImport reads source = alias as that. Not `super::..` (inside an
+; inline `mod tests` it names this file's module, which a path alone cannot tell) nor a bare
+; `crate::f()` (the crate root's names would include its inline modules' members).
+((call_expression
+  function: [
+    (scoped_identifier path: (scoped_identifier) @import.source @import.alias)
+    (generic_function function: (scoped_identifier path: (scoped_identifier) @import.source @import.alias))
+  ]) @import
+  (#not-match? @import.source "^(::|std::|core::|alloc::|self::|Self::|super::)"))
+((scoped_type_identifier path: (scoped_identifier) @import.source @import.alias) @import
+  (#not-match? @import.source "^(::|std::|core::|alloc::|self::|Self::|super::)"))
 
 ; --- type hints ----------------------------------------------------------------------------------
 
