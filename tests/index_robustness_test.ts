@@ -7,6 +7,9 @@ import { join } from "node:path";
 import { generateRepo } from "../bench/genrepo.ts";
 import { CgraphError } from "../src/errors.ts";
 import { keysFor } from "../src/project/names.ts";
+import { indexProject } from "../src/index/indexer.ts";
+import { withLock } from "../src/index/lock.ts";
+import { resolveProject } from "../src/project/identity.ts";
 import { testDb } from "./helpers/db.ts";
 import { dropProject, dumpGraph, indexAs, uniqueName } from "./helpers/graph.ts";
 import { childEnv, dbUrl, ROOT } from "./helpers/mcp.ts";
@@ -132,6 +135,7 @@ Deno.test(
       // A much larger tree, indexed in full by a separate process that is killed part-way.
       await generateRepo(dir, 600, 9);
       const env = childEnv({ FALKORDB_URL: dbUrl(db) });
+      let killed = false;
       for (const delay of [400, 1200, 2500]) {
         const child = new Deno.Command(Deno.execPath(), {
           args: [
@@ -159,13 +163,23 @@ Deno.test(
           // it finished first: fine, then the graph is simply the new one
         }
         const status = await child.status;
+        killed = !status.success;
         if (status.success) break;
         assertEquals(await dumpGraph(db, graph), before, `after a kill at ${delay} ms`);
         assertEquals(await db.hashGetAll(keysFor(project, "test").files), hashes);
-        await db.command(["DEL", keysFor(project, "test").lock]); // a killed holder's lock would expire
+        // The dead holder's lock stays behind; the next child takes it over at once.
       }
-      // The next run recovers: an incremental run over the new tree equals a full one.
-      await indexAs(db, dir, project);
+      // The next run proceeds at once (the dead holder's lock is taken over, not waited out) and
+      // recovers: an incremental run over the new tree equals a full one.
+      const notes: string[] = [];
+      const t0 = performance.now();
+      await indexProject(db, await resolveProject(dir, { project, branch: "test" }), {
+        onLock: (m) => notes.push(m),
+      });
+      if (killed) {
+        assert(notes.some((n) => /took over the index lock/.test(n)), JSON.stringify(notes));
+        assert(performance.now() - t0 < 8000, "no wait for a dead holder");
+      }
       const other = uniqueName("kill-full");
       try {
         await indexAs(db, dir, other, { full: true });
@@ -204,3 +218,57 @@ Deno.test({
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test(
+  { name: "index lock: a dead holder is taken over, a live one waited for", ...opts },
+  async () => {
+    const db = await testDb();
+    const key = `lock-test-${crypto.randomUUID().slice(0, 8)}`;
+    const host = Deno.hostname();
+    const holder = (pid: number) =>
+      JSON.stringify({ host, pid, started: Date.now() - 5000, beat: Date.now(), token: "x" });
+    try {
+      // A process that is gone: taken over at once.
+      const dead = new Deno.Command("true").spawn();
+      const deadPid = dead.pid;
+      await dead.status;
+      await db.command(["SET", key, holder(deadPid), "PX", "60000"]);
+      const notes: string[] = [];
+      const t0 = performance.now();
+      assertEquals(
+        await withLock(db, key, "p:b", () => Promise.resolve(7), { onWait: (m) => notes.push(m) }),
+        7,
+      );
+      assert(performance.now() - t0 < 2000);
+      assert(notes.some((n) => n.includes(`from pid ${deadPid}`)), JSON.stringify(notes));
+      assertEquals(await db.command(["GET", key]), null, "released after the run");
+      // A live process: waited for up to the deadline, then a clear error naming it.
+      const live = new Deno.Command("sleep", { args: ["30"] }).spawn();
+      try {
+        await db.command(["SET", key, holder(live.pid), "PX", "60000"]);
+        const waits: string[] = [];
+        const t1 = performance.now();
+        await rejects(
+          withLock(db, key, "p:b", () => Promise.resolve(1), {
+            waitMs: 1200,
+            onWait: (m) => waits.push(m),
+          }),
+          new RegExp(`Another cgraph is indexing p:b right now \\(pid ${live.pid} on this host`),
+        );
+        assert(performance.now() - t1 >= 1100, "it waited");
+        assert(
+          waits.some((w) => w.startsWith("waiting for the indexer of p:b")),
+          JSON.stringify(waits),
+        );
+        // Released while waiting: the waiter gets it.
+        setTimeout(() => db.command(["DEL", key]), 300);
+        assertEquals(await withLock(db, key, "p:b", () => Promise.resolve(2), { waitMs: 5000 }), 2);
+      } finally {
+        live.kill("SIGKILL");
+        await live.status;
+      }
+    } finally {
+      await db.command(["DEL", key]);
+    }
+  },
+);

@@ -3,7 +3,10 @@ import { formatSummary, progressBar, summaryJson } from "../index/report.ts";
 import { type Command, parseCommandArgs } from "./command.ts";
 import { PROJECT_OPTIONS, projectRef, withDb } from "./project.ts";
 
-const USAGE = "cgraph index [path] [--project P] [--branch B] [--full] [--json]";
+const USAGE = "cgraph index [path] [--project P] [--branch B] [--full] [--wait S] [--json]";
+
+/** How long the CLI waits for another indexer of the same graph, by default (seconds). */
+const WAIT_S = 180;
 
 export const indexCommand: Command = {
   name: "index",
@@ -12,16 +15,28 @@ export const indexCommand: Command = {
     const { values, positionals } = parseCommandArgs(args, {
       ...PROJECT_OPTIONS,
       full: { type: "boolean" },
+      wait: { type: "string" },
     }, USAGE);
     if (values.help) {
       console.log(
-        `${USAGE}\n\nIndexes [path] (default: .). Incremental when the graph exists; --full rebuilds it.`,
+        `${USAGE}\n\nIndexes [path] (default: .). Incremental when the graph exists; --full rebuilds it.\n` +
+          `Another indexer of the same graph is waited for up to --wait seconds (default ${WAIT_S}).`,
       );
       return 0;
     }
     const ref = await projectRef(positionals[0], values);
+    const wait = values.wait === undefined ? WAIT_S : Number(values.wait);
+    if (!Number.isFinite(wait) || wait < 0) {
+      console.error(`cgraph index: --wait takes seconds (a number >= 0), not '${values.wait}'`);
+      return 2;
+    }
     const summary = await withDb((db) =>
-      indexProject(db, ref, { full: values.full, onProgress: progressBar() })
+      indexProject(db, ref, {
+        full: values.full,
+        onProgress: progressBar(),
+        waitMs: wait * 1000,
+        onLock: (message) => console.error(`cgraph: ${message}`),
+      })
     );
     console.log(
       values.json ? JSON.stringify(summaryJson(summary), null, 2) : formatSummary(summary),

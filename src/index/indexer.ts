@@ -43,6 +43,10 @@ export interface Progress {
 export interface IndexOptions {
   full?: boolean;
   onProgress?: (p: Progress) => void;
+  /** How long to wait for another indexer of the same graph (default 0: fail at once). */
+  waitMs?: number;
+  /** Lines about the lock: who holds it while waiting, a takeover from a dead holder. */
+  onLock?: (message: string) => void;
 }
 
 export interface IndexSummary {
@@ -80,7 +84,10 @@ export async function indexProject(
 ): Promise<IndexSummary> {
   await bindProject(db, ref);
   const what = `${ref.project}:${ref.branch}`;
-  return await withLock(db, ref.keys.lock, what, () => run(db, ref, opts));
+  return await withLock(db, ref.keys.lock, what, () => run(db, ref, opts), {
+    waitMs: opts.waitMs,
+    onWait: opts.onLock,
+  });
 }
 
 async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSummary> {

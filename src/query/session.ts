@@ -13,6 +13,10 @@ import { type ProjectRef, resolveProject } from "../project/identity.ts";
 import { displayName, type GraphKeys, keysFor, sanitizeName } from "../project/names.ts";
 import { FILE_BY_PATH } from "../db/queries.ts";
 import { GraphReader } from "./graph.ts";
+import { log } from "../log.ts";
+
+/** How long a tool call waits for an indexer of the same graph elsewhere (CLI, another server). */
+const SERVER_LOCK_WAIT_MS = 60_000;
 import { indexedSummary } from "./projects.ts";
 import { checkStaleness, type Staleness, stalenessNote } from "./staleness.ts";
 
@@ -216,7 +220,13 @@ export class Session {
     if (running) return await running;
     // Registered before any await, so a concurrent call (another MCP session) joins this run.
     const p = this.db().then((db) =>
-      indexProject(db, ref, { full: opts.full, onProgress: opts.onProgress })
+      // An indexer elsewhere (the CLI, another server) is waited for a while, not failed on.
+      indexProject(db, ref, {
+        full: opts.full,
+        onProgress: opts.onProgress,
+        waitMs: SERVER_LOCK_WAIT_MS,
+        onLock: (message) => log.info(message),
+      })
     );
     this.#indexing.set(ref.keys.graph, p);
     try {
