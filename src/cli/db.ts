@@ -2,6 +2,7 @@
  * `cgraph db status|start|stop`: shows which FalkorDB cgraph uses and what each auto-init step
  * found, starts one (or reports the one running), stops the embedded server.
  */
+import { versionWarning } from "../db/version.ts";
 import { CgraphError } from "../errors.ts";
 import type { DbMode } from "../db/config.ts";
 import { dbMode } from "../db/config.ts";
@@ -72,6 +73,9 @@ export function formatStatus(s: DbStatus): string {
       `  data       ${i.data_dir}`,
       `  server     ${i.server} (${i.server_version})`,
       `  module     ${i.module}${e.module_version ? ` (FalkorDB ${e.module_version})` : ""}`,
+      ...(versionWarning(e.module_version)
+        ? [`  warning    ${versionWarning(e.module_version)}`]
+        : []),
       `  log        ${i.log_file}`,
       `  started    ${i.started_at}`,
     );
@@ -128,6 +132,8 @@ async function start(args: string[]): Promise<number> {
       : "";
     const version = r.moduleVersion ? `FalkorDB ${r.moduleVersion}` : "FalkorDB";
     out(`${version} ready: ${r.source} at ${r.address}${extra}`);
+    const warn = versionWarning(r.moduleVersion);
+    if (warn) console.error(`cgraph: warning: ${warn}`);
   } finally {
     await r.db.close();
   }

@@ -10,9 +10,11 @@ import { log } from "../log.ts";
 import type { Endpoint } from "./config.ts";
 import { connectVerified, probeRedis, type Verified } from "./probe.ts";
 import { firstLine, freePort, poll, portIsFree, runProgram } from "./proc.ts";
+import { FALKORDB_IMAGE } from "./version.ts";
 
 export const CONTAINER = "cgraph-falkordb";
-export const IMAGE = "falkordb/falkordb";
+/** The tested FalkorDB image (src/db/version.ts), never a moving tag. */
+export const IMAGE = FALKORDB_IMAGE;
 export const VOLUME = "cgraph-falkordb-data";
 export const DOCKER_ORIGIN = "docker container cgraph-falkordb";
 const HOST = "127.0.0.1";
