@@ -20,3 +20,9 @@ export function describeError(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);
 }
+
+/** An input quoted back in a message, cut to a length that can never flood an answer. */
+export function echo(input: string, max = 120): string {
+  const oneLine = input.replace(/\s+/g, " ");
+  return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
+}

@@ -485,9 +485,11 @@ Deno.test(
         symbol: "total",
         text: "x".repeat(1024 * 1024),
       });
+      assert(huge.includes("text: at most 65536 characters (got 1048576)"), huge);
+      const big = await callError(s, "remember", { symbol: "total", text: "x".repeat(10_000) });
       assert(
-        huge.includes("The note text is 1048576 bytes; the limit is 8192 bytes (8 KiB)."),
-        huge,
+        big.includes("The note text is 10000 bytes; the limit is 8192 bytes (8 KiB)."),
+        big,
       );
       const ambiguous = await callError(s, "remember", { symbol: "render", text: "which one?" });
       assert(

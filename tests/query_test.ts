@@ -632,3 +632,20 @@ for (const seed of [1, 2, 3]) {
     },
   );
 }
+
+Deno.test(
+  { name: "string arguments: NUL, direction overrides and huge strings refused", ...opts },
+  async () => {
+    await withPython(async (s, base) => {
+      const nul = await callError(s, "get_callers", { ...base, symbol: "a\u0000b" });
+      assert(nul.includes("symbol: control or direction character U+0000"), nul);
+      const bidi = await callError(s, "search_code", { ...base, query: "store\u202e" });
+      assert(bidi.includes("U+202e"), bidi);
+      const huge = await callError(s, "get_callers", { ...base, symbol: "x".repeat(1_000_000) });
+      assert(huge.includes("symbol: at most 1000 characters"), huge);
+      assert(huge.length < 300, "the input is not echoed");
+      const long = await callError(s, "get_callers", { ...base, symbol: "y".repeat(900) });
+      assert(long.length < 600, `a missing name is quoted short: ${long.length}`);
+    });
+  },
+);

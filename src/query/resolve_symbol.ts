@@ -6,7 +6,7 @@
  * (edit distance, prefix, shared words), for "did you mean".
  */
 import * as Q from "../db/queries.ts";
-import { CgraphError } from "../errors.ts";
+import { CgraphError, echo } from "../errors.ts";
 import type { SymbolKind } from "../index/facts.ts";
 import { wordsOf } from "../index/model.ts";
 import { byLocation, type GraphReader, isFile, type NodeRef, SYMBOL_KINDS } from "./graph.ts";
@@ -54,7 +54,7 @@ export function normalizeKind(kind: string | undefined): SymbolKind | undefined 
   const k = SYMBOL_KINDS.find((x) => x.toLowerCase() === kind.trim().toLowerCase());
   if (!k) {
     throw new CgraphError(
-      `Unknown kind '${kind}'.`,
+      `Unknown kind '${echo(kind)}'.`,
       `Use one of: ${SYMBOL_KINDS.join(", ")}.`,
     );
   }
@@ -110,19 +110,19 @@ export async function resolveSymbol(
     }
   }
   if (!found.length) {
-    throw new NotFoundError(`No symbol '${raw}' in the graph.`, await suggest(g, name));
+    throw new NotFoundError(`No symbol '${echo(raw)}' in the graph.`, await suggest(g, name));
   }
   const all = found;
   if (kind) found = found.filter((n) => n.kind === kind);
   if (file) found = found.filter((n) => pathMatches(n.path, file));
   if (!found.length) {
-    const where = [kind ? `of kind ${kind}` : "", file ? `in a file matching '${file}'` : ""]
+    const where = [kind ? `of kind ${kind}` : "", file ? `in a file matching '${echo(file)}'` : ""]
       .filter(Boolean).join(" ");
     const listed = all.slice(0, 5).map((n) =>
       `${n.qualified_name} (${n.kind}, ${n.path}:${n.line})`
     );
     throw new NotFoundError(
-      `'${raw}' exists, but not ${where}.`,
+      `'${echo(raw)}' exists, but not ${where}.`,
       [],
       `It is defined as: ${listed.join("; ")}${all.length > 5 ? `; +${all.length - 5} more` : ""}.`,
     );
@@ -167,7 +167,7 @@ async function fileNotFound(g: GraphReader, file: string): Promise<NotFoundError
     .slice(0, 3)
     .map((x) => x.n);
   return new NotFoundError(
-    `No file '${file}' in the graph.`,
+    `No file '${echo(file)}' in the graph.`,
     near.map((n) => n.path),
     near.length ? undefined : "Give a path relative to the project root, or the tail of one.",
   );

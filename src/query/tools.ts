@@ -541,6 +541,8 @@ export async function execute(
   rawArgs: Record<string, unknown>,
   call: CallOptions = {},
 ): Promise<Executed> {
+  const bad = badStrings(rawArgs);
+  if (bad) throw new CgraphError(`Invalid arguments for ${def.name}: ${bad}`);
   const parsed = z.object(def.shape).strict().safeParse(rawArgs);
   if (!parsed.success) throw new CgraphError(argumentError(def, parsed.error));
   const args = parsed.data as Record<string, unknown>;
@@ -557,6 +559,45 @@ export async function execute(
     return { text, json: JSON.parse(text) };
   }
   return { text: result.text(result.notes) };
+}
+
+/** Longest string an argument may be, by name (default 1,000 characters). */
+const STRING_CAPS: Record<string, number> = {
+  text: 65_536,
+  cypher: 20_000,
+  question: 4000,
+  query: 500,
+};
+
+/**
+ * Strings no tool takes: control characters (NUL cuts a parameter short in the database) and
+ * bidirectional overrides (text that reads differently than it is), and strings past their cap.
+ */
+export function badStrings(args: Record<string, unknown>): string | undefined {
+  // deno-lint-ignore no-control-regex
+  const control = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
+  const check = (name: string, v: unknown): string | undefined => {
+    if (typeof v === "string") {
+      const cap = STRING_CAPS[name] ?? 1000;
+      if (v.length > cap) return `${name}: at most ${cap} characters (got ${v.length})`;
+      const m = v.match(control);
+      if (m) {
+        const code = m[0].charCodeAt(0).toString(16).padStart(4, "0");
+        return `${name}: control or direction character U+${code} is not allowed`;
+      }
+    } else if (Array.isArray(v)) {
+      for (const x of v) {
+        const problem = check(name, x);
+        if (problem) return problem;
+      }
+    }
+    return undefined;
+  };
+  for (const [name, v] of Object.entries(args ?? {})) {
+    const problem = check(name, v);
+    if (problem) return problem;
+  }
+  return undefined;
 }
 
 /** One line per problem: `depth: expected number, received string`. */
