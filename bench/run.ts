@@ -5,6 +5,8 @@
  * counts), then memory_linked_search on a warm server (bench/memory.ts). Numbers are printed,
  * never asserted.
  */
+import { extractFacts } from "../src/index/extract.ts";
+import { languageOf } from "../src/lang/registry.ts";
 import { parseArgs } from "node:util";
 import { join } from "node:path";
 import { ensureDb } from "../src/db/ensure.ts";
@@ -116,4 +118,29 @@ async function benchIndexing(): Promise<void> {
     }
   }
   for (const p of positionals) await benchRepo(p, p);
+  await benchDense();
+}
+
+/**
+ * A dense file (a generated bundle: 15,613 functions on one line, ~570 KB) against the same
+ * functions one per line, parsed and analyzed: cost must be linear in the file's size.
+ */
+async function benchDense(): Promise<void> {
+  const n = 15_613;
+  const fn = (i: number) => `function f${i}(a){return f${i ? i - 1 : 0}(a)+1}`;
+  const spec = languageOf("dense.js")!;
+  for (
+    const [label, text] of [
+      ["one line", Array.from({ length: n }, (_, i) => fn(i)).join("")],
+      ["one per line", Array.from({ length: n }, (_, i) => fn(i)).join("\n")],
+    ] as const
+  ) {
+    const bytes = new TextEncoder().encode(text);
+    const t = performance.now();
+    const facts = await extractFacts(spec, "dense.js", bytes);
+    console.log(
+      `dense file, ${label}: ${bytes.length} bytes, ${facts.defs.length} functions, ` +
+        `${(performance.now() - t).toFixed(0)} ms`,
+    );
+  }
 }

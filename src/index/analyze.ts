@@ -154,7 +154,8 @@ export function analyze(
   containers.sort((a, b) =>
     a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex
   );
-  const parentOf = containers.map((c, i) => innermost(containers, c.node, i));
+  const parentOf = parents(containers);
+  const starts = containers.map((c) => c.node.startIndex);
 
   const defs: DefFact[] = [];
   containers.forEach((c, i) => {
@@ -209,9 +210,20 @@ export function analyze(
     const decorator = inHead
       ? undefined
       : decorators.find((d) => contains(d, node) || d.id === node.id);
-    let best = -1;
-    for (let i = 0; i < containers.length; i++) {
-      const c = containers[i];
+    // The containers that contain `node` are the last one starting at or before it and its
+    // ancestors (definitions nest): a binary search and a walk up, never a scan of them all.
+    let lo = 0;
+    let hi = starts.length - 1;
+    let at = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (starts[mid] <= node.startIndex) {
+        at = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    for (; at >= 0; at = parentOf[at]) {
+      const c = containers[at];
       if (c.def === undefined || !contains(c.node, node)) continue;
       if (onlyTypes && !TYPE_KINDS.has(c.kind as SymbolKind)) continue;
       if (decorator) {
@@ -220,9 +232,9 @@ export function analyze(
       }
       // Calls before the name (annotations, attributes) run where the definition is made.
       if (!inHead && node.startIndex < c.nameNode.startIndex) continue;
-      best = i; // sorted by start, so a later container that contains node is more inner
+      return c.def;
     }
-    return best >= 0 ? containers[best].def! : -1;
+    return -1;
   };
 
   // `return inner`: the name a definition returns (its first such return counts).
@@ -506,9 +518,19 @@ function contains(outer: Node, inner: Node): boolean {
 }
 
 /** Index of the innermost container (before `self`) that contains `node`, or -1. */
-function innermost(containers: Container[], node: Node, self: number): number {
-  for (let i = self - 1; i >= 0; i--) if (contains(containers[i].node, node)) return i;
-  return -1;
+/**
+ * Each container's innermost enclosing container (-1 at file level), in one pass over containers
+ * sorted by start (then outer first): a stack of the ones still open.
+ */
+function parents(containers: Container[]): number[] {
+  const out: number[] = [];
+  const open: number[] = [];
+  containers.forEach((c, i) => {
+    while (open.length && !contains(containers[open[open.length - 1]].node, c.node)) open.pop();
+    out.push(open.length ? open[open.length - 1] : -1);
+    open.push(i);
+  });
+  return out;
 }
 
 /** Nearest enclosing container that is a definition (skipping impl scopes). */
