@@ -5,7 +5,7 @@
  * index_file and cycles.
  */
 import assert, { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { CgraphError, describeError } from "../src/errors.ts";
 import { Session } from "../src/query/session.ts";
 import { execute, toolByName, TOOLS } from "../src/query/tools.ts";
@@ -649,3 +649,30 @@ Deno.test(
     });
   },
 );
+
+Deno.test({ name: "a branch argument must name one the repository has", ...opts }, async () => {
+  const db = await testDb();
+  const dir = await Deno.makeTempDir({ prefix: "cgraph-branches-" });
+  const run = (...args: string[]) =>
+    new Deno.Command("git", { args: ["-C", dir, ...args], stdout: "null", stderr: "null" })
+      .output();
+  try {
+    await Deno.writeTextFile(`${dir}/a.py`, "def f():\n    return 1\n");
+    await run("init", "-q", "-b", "main");
+    await run("-c", "user.name=t", "-c", "user.email=t@t", "add", ".");
+    await run("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "one");
+    await run("branch", "feature");
+    const s = new Session({ defaultPath: dir, connect: testDb, cacheMs: 0 });
+    const before = (await db.listGraphs()).length;
+    for (const junk of ["junk1", "junk2", "--all"]) {
+      const msg = await callError(s, "get_stats", { branch: junk });
+      assert(msg.includes(`No branch, tag or commit '${junk}'`), msg);
+    }
+    assertEquals((await db.listGraphs()).length, before, "no graph was built for junk");
+    const ok = await call(s, "get_stats", { branch: "feature" });
+    assert(ok.includes("feature"), ok);
+    await dropProject(db, basename(dir));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

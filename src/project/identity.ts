@@ -76,6 +76,12 @@ export async function resolveProject(path: string, opts: ProjectOptions = {}): P
   return { project, branch: b, root, identity, commit, keys: keysFor(project, b) };
 }
 
+/** Whether a git repository has a branch, tag or commit of that name. */
+export async function gitHasRevision(root: string, name: string): Promise<boolean> {
+  if (name.startsWith("-")) return false;
+  return (await git(root, "rev-parse", "--verify", "--quiet", `${name}^{commit}`)) !== undefined;
+}
+
 /** The HEAD commit of a root now (for staleness), or undefined outside git. */
 export function headCommit(root: string): Promise<string | undefined> {
   return git(root, "rev-parse", "HEAD");

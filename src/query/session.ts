@@ -6,10 +6,10 @@
 import type { Db } from "../db/client.ts";
 import { DbUnavailableError } from "../db/client.ts";
 import { ensureDb } from "../db/ensure.ts";
-import { CgraphError } from "../errors.ts";
+import { CgraphError, echo } from "../errors.ts";
 import { indexProject, type IndexSummary, type Progress } from "../index/indexer.ts";
 import { type GraphInfo, listGraphs, readInfo } from "../project/catalog.ts";
-import { type ProjectRef, resolveProject } from "../project/identity.ts";
+import { gitHasRevision, type ProjectRef, resolveProject } from "../project/identity.ts";
 import { displayName, type GraphKeys, keysFor, sanitizeName } from "../project/names.ts";
 import { FILE_BY_PATH } from "../db/queries.ts";
 import { GraphReader } from "./graph.ts";
@@ -136,6 +136,30 @@ export class Session {
 
   /** Which project a call's arguments mean, as a ref when it comes from a path. */
   async refFor(args: ProjectArgs): Promise<ProjectRef | { project: string; branch: string }> {
+    const ref = await this.refForUnchecked(args);
+    if (args.branch && "root" in ref) await this.checkBranch(ref, args.branch);
+    return ref;
+  }
+
+  /**
+   * A `branch` argument must name a graph that exists, or a branch, tag or commit the repository
+   * has: any other string would build a whole new graph (a way to fill the database).
+   */
+  async checkBranch(ref: ProjectRef, branch: string): Promise<void> {
+    const graphs = await listGraphs(await this.db());
+    if (graphs.some((g) => g.project === ref.project && g.branch === ref.branch)) return;
+    if (await gitHasRevision(ref.root, branch)) return;
+    throw new CgraphError(
+      `No branch, tag or commit '${echo(branch)}' in ${ref.root}${
+        ref.commit ? "" : " (not a git repository: only its indexed branches can be named)"
+      }.`,
+      "Leave branch out for the checked-out one, or name one the repository has.",
+    );
+  }
+
+  async refForUnchecked(
+    args: ProjectArgs,
+  ): Promise<ProjectRef | { project: string; branch: string }> {
     if (args.path) {
       const ref = await resolveProject(args.path, { project: args.project, branch: args.branch });
       if (args.project || !this.opts.project) return ref;
