@@ -62,6 +62,35 @@
 ; new Foo(), new Foo<T>(), new Ns.Foo() (target-typed `new()` names no type: skipped)
 (object_creation_expression type: [(identifier) (generic_name) (qualified_name)] @name) @reference.new
 
+; Target-typed `new(...)`: `Foo x = new(...)`, fields and properties `Foo _x = new();` name the type
+; on the declaration.
+(variable_declaration
+  type: [(identifier) (generic_name) (qualified_name)] @name
+  (variable_declarator (implicit_object_creation_expression) @reference.new))
+(property_declaration
+  type: [(identifier) (generic_name) (qualified_name)] @name
+  value: (implicit_object_creation_expression) @reference.new)
+
+; `: base(...)` runs the base class's constructor (the first type of the base list, when it is a
+; class), `: this(...)` another constructor of the same class: calls from the constructor that
+; create no object.
+(class_declaration
+  (base_list . [(identifier) (qualified_name)] @name)
+  body: (declaration_list
+    (constructor_declaration (constructor_initializer "base") @reference.super)))
+(class_declaration
+  (base_list . (generic_name (identifier) @name))
+  body: (declaration_list
+    (constructor_declaration (constructor_initializer "base") @reference.super)))
+(class_declaration
+  name: (identifier) @name
+  body: (declaration_list
+    (constructor_declaration (constructor_initializer "this") @reference.super)))
+(struct_declaration
+  name: (identifier) @name
+  body: (declaration_list
+    (constructor_declaration (constructor_initializer "this") @reference.super)))
+
 ; ---------------------------------------------------------------------------------------------
 ; Usings. `using A.B;` and `using static A.B.C;` are both wildcards of the named scope (spec.ts
 ; tells a namespace from a static class); `using X = A.B.C;` imports C as X.
@@ -80,6 +109,15 @@
   (variable_declarator
     name: (identifier) @hint.var
     (object_creation_expression type: [(identifier) (generic_name) (qualified_name)] @hint.type))) @hint
+; `var x = Make()`, `var x = a.B().C()`, `var x = await a.BAsync()`, `var x = (Foo)y`, `var x = y as
+; Foo`: the variable holds the expression's value, typed on demand (return types, casts).
+(variable_declaration
+  type: (implicit_type)
+  (variable_declarator
+    name: (identifier) @hint.var
+    [(invocation_expression) (member_access_expression) (identifier) (await_expression)
+     (cast_expression) (as_expression) (conditional_access_expression)
+     (parenthesized_expression)] @hint.value)) @hint
 (parameter
   type: [(identifier) (generic_name) (qualified_name) (nullable_type)] @hint.type
   name: (identifier) @hint.var) @hint

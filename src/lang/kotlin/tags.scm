@@ -32,6 +32,25 @@
 ; Secondary constructors: methods named like the class (as Java constructors are).
 (class_declaration name: (identifier) @name (class_body (secondary_constructor) @definition.method))
 
+; Error recovery. Where the grammar trips over a construct it does not know (a `when` guard, a soft
+; keyword used as a name), tree-sitter wraps the enclosing declaration in an ERROR node whose
+; children are the declaration's tokens and members, without a class_declaration or class_body.
+; The members still count: an ERROR that starts with a class, interface or object header (after
+; annotations and modifiers) is that type, and functions directly inside an ERROR are its methods
+; (or top-level functions when the ERROR is no type). A file-level ERROR (the whole file, package
+; header included) is its first type. Only the erroneous construct is lost.
+((ERROR . (modifiers)? . "class" . (identifier) @name) @definition.class
+  (#match? @definition.class "^(@[^\\n]*\\s+|[a-z]+\\s+)*class\\s"))
+((ERROR . (modifiers)? . "interface" . (identifier) @name) @definition.interface
+  (#match? @definition.interface "^(@[^\\n]*\\s+|[a-z]+\\s+)*interface\\s"))
+((ERROR . (modifiers)? . "object" . (identifier) @name) @definition.class
+  (#match? @definition.class "^(@[^\\n]*\\s+|[a-z]+\\s+)*object\\s"))
+(ERROR (package_header) "class" . (identifier) @name) @definition.class
+(ERROR (package_header) "object" . (identifier) @name) @definition.class
+(ERROR
+  (function_declaration [(user_type) (nullable_type)]? @owner . name: (identifier) @name) @definition.function)
+(ERROR "class" . (identifier) @name (secondary_constructor) @definition.method)
+
 ; ---------------------------------------------------------------------------------------------
 ; Calls. `Foo()` is a plain call (the resolver links a call of a type name to the type).
 
@@ -112,6 +131,11 @@
 (property_declaration
   (variable_declaration (identifier) @hint.var .)
   (call_expression . (identifier) @hint.type)) @hint
+; `val x = a.make()`, `val x = Foo.Builder()`, `val x = y as Foo`: the value's type, on demand.
+(property_declaration
+  (variable_declaration (identifier) @hint.var .)
+  [(call_expression . (navigation_expression)) (navigation_expression) (as_expression)
+   (parenthesized_expression)] @hint.value) @hint
 (parameter (identifier) @hint.var
   [(user_type) @hint.type (nullable_type (user_type) @hint.type)]) @hint
 (class_parameter (identifier) @hint.var
