@@ -327,27 +327,55 @@ function paramsOf(
   let first = true;
   const types: string[] = [];
   const names: string[] = [];
-  for (const p of list.namedChildren) {
-    if (!p || /comment|keyword_separator|positional_separator|attribute/.test(p.type)) continue;
-    const text = p.text;
-    if (first && spec.selfNames.includes(text.split(/[:\s]/)[0])) {
-      first = false;
-      continue; // Python's self/cls is bound by the call's receiver
+  // Every child in order: a value after an anonymous `=` is the previous parameter's default
+  // (Kotlin), an anonymous `params` marks the next one variadic (C#).
+  let variadicNext = false;
+  let afterEquals = false;
+  let lastOptional: (() => void) | undefined;
+  for (const p of list.children) {
+    if (!p) continue;
+    if (!p.isNamed) {
+      if (p.type === "=") afterEquals = true;
+      else if (p.type === "params") variadicNext = true;
+      continue;
     }
-    first = false;
-    const name = (p.childForFieldName("name") ?? p.childForFieldName("pattern"))?.text ??
-      text.match(/^[*&.\s]*([A-Za-z_$][\w$]*)/)?.[1];
+    if (afterEquals) {
+      afterEquals = false;
+      lastOptional?.();
+      lastOptional = undefined;
+      continue;
+    }
+    if (/comment|keyword_separator|positional_separator|attribute/.test(p.type)) continue;
+    const text = p.text;
+    const nameNode = p.childForFieldName("name") ?? p.childForFieldName("pattern");
+    if (first) {
+      first = false;
+      const selfName = nameNode ? nameNode.text : text.split(/[:\s]/)[0];
+      if (spec.selfNames.includes(selfName) && !/^this\s/.test(text)) continue; // bound by the receiver
+    }
+    const name = nameNode?.text ?? text.match(/^[*&.\s]*([A-Za-z_$][\w$]*)/)?.[1];
     if (name && /^[A-Za-z_$][\w$]*$/.test(name)) names.push(name);
-    if (/splat|spread|variadic|rest_pattern|dictionary/.test(p.type) || /^\*|\.\.\./.test(text)) {
+    const modifiers = p.namedChildren.find((c) => c?.type === "parameter_modifiers")?.text ?? "";
+    if (
+      variadicNext || /\bvararg\b/.test(modifiers) ||
+      /splat|spread|variadic|rest_pattern|dictionary/.test(p.type) || /^\*|\.\.\./.test(text)
+    ) {
+      variadicNext = false;
       max = -1;
       continue;
     }
-    const declared = p.childForFieldName("type");
+    const declared = p.childForFieldName("type") ??
+      p.namedChildren.find((c) =>
+        c !== null && /type$/.test(c.type) && c.type !== "parameter_modifiers"
+      );
     types.push(declared ? valueType(declared.text, spec) : "");
     if (max >= 0) max++;
     const optional = /default|optional/.test(p.type) || p.childForFieldName("value") !== null ||
       p.childForFieldName("default_value") !== null || /\?\s*:/.test(text) || /=/.test(text);
-    if (!optional) required++;
+    if (!optional) {
+      required++;
+      lastOptional = () => required--;
+    } else lastOptional = undefined;
   }
   return { range: [required, max], types, names };
 }
@@ -394,23 +422,39 @@ function typeParamsOf(node: Node): { names: string[]; bounds: Record<string, str
  */
 function argsOf(node: Node): string[] | undefined {
   let list = node.childForFieldName("arguments");
+  let trailing = 0;
   if (!list) {
     for (const child of node.namedChildren) {
       if (!child) continue;
       if (/^(arguments|argument_list|value_arguments)$/.test(child.type)) list = child;
       else if (child.type === "call_suffix") {
         list = child.namedChildren.find((x) => x?.type === "value_arguments") ?? null;
+        // Kotlin `f(a) { ... }`: the trailing lambda is one more argument.
+        if (child.namedChildren.some((x) => x?.type === "annotated_lambda")) trailing = 1;
       }
       if (list) break;
     }
   }
   if (!list) return undefined;
   const out: string[] = [];
-  for (const a of list.namedChildren) {
-    if (!a || /comment/.test(a.type)) continue;
-    if (/splat|spread|block_argument/.test(a.type) || a.text.startsWith("...")) return undefined;
-    out.push(argType(a));
+  let named = false;
+  for (const raw of list.namedChildren) {
+    if (!raw || /comment/.test(raw.type)) continue;
+    if (/splat|spread|block_argument/.test(raw.type) || /^(\.\.\.|\*)/.test(raw.text)) {
+      return undefined;
+    }
+    // `argument` / `value_argument` wrap the expression (and a name: `f(x = 1)`, `F(x: 1)`).
+    const wrapped = /^(argument|value_argument)$/.test(raw.type);
+    const a = wrapped ? raw.namedChildren[raw.namedChildren.length - 1] ?? raw : raw;
+    if (
+      wrapped && raw.namedChildren.length > 1 &&
+      /=|:/.test(raw.text.slice(0, raw.text.indexOf(a.text)))
+    ) {
+      named = true;
+    }
+    out.push(named ? "" : argType(a));
   }
+  for (let i = 0; i < trailing; i++) out.push("");
   return out;
 }
 
@@ -418,11 +462,13 @@ function argsOf(node: Node): string[] | undefined {
 function argType(a: Node): string {
   const t = a.type;
   if (
-    /^(string|string_literal|template_string|interpreted_string_literal|raw_string_literal|text_block)$/
+    /^(string|string_literal|template_string|interpreted_string_literal|raw_string_literal|text_block|line_string_literal|multi_line_string_literal|verbatim_string_literal|interpolated_string_expression|raw_string_literal)$/
       .test(t)
   ) {
     return "String";
   }
+  if (t === "real_literal") return /[fF]$/.test(a.text) ? "float" : "double";
+  if (t === "number_literal") return /[.eE]/.test(a.text) ? "double" : "int";
   if (t === "character_literal") return "char";
   if (/integer|int_literal/.test(t)) return /[lL]$/.test(a.text) ? "long" : "int";
   if (/floating|float|decimal_floating/.test(t)) return /[fF]$/.test(a.text) ? "float" : "double";
@@ -449,8 +495,19 @@ function argType(a: Node): string {
 /** The declared return type of a function, unwrapped to the type a call's value has. */
 function returnTypeOf(node: Node, spec: LanguageSpec): string | undefined {
   for (const field of spec.returnFields ?? ["return_type"]) {
-    const t = node.childForFieldName(field);
+    // `+parameters`: the type written right after the parameter list (Kotlin `fun f(): T`).
+    const t = field === "+parameters" ? afterParameters(node) : node.childForFieldName(field);
     if (t) return valueType(t.text, spec) || undefined;
+  }
+  return undefined;
+}
+
+function afterParameters(node: Node): Node | undefined {
+  const list = parameterList(node, 0);
+  if (!list) return undefined;
+  for (let n = list.nextNamedSibling; n; n = n.nextNamedSibling) {
+    if (/type$/.test(n.type)) return n;
+    if (/body|block/.test(n.type)) return undefined;
   }
   return undefined;
 }

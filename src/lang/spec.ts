@@ -104,6 +104,8 @@ export interface LanguageSpec {
   prepare?(text: string): string;
   /** The qualifier naming a file's parent module (`super` in Rust `super::f()`). */
   parentModule?: string;
+  /** Type names that are another's spelling, for overload choice (`string` -> `String`). */
+  typeAliases?: Record<string, string>;
   /** Functions whose first argument names the type of their result (`typing.cast(T, v)`). */
   castFunctions?: string[];
   /** Test files by this ecosystem's naming (`*_test.go`, `test_*.py`, `*.spec.ts`, `src/test/`). */

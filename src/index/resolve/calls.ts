@@ -256,14 +256,29 @@ export class Resolver extends Types {
     }
     if (bestScore < 0) return [];
     if (best.length === 1) return best;
-    const byArity = chooseOverload(best, args);
-    if (byArity.length) return byArity;
+    // A fixed-arity overload before a variadic one (Java's first phase); equal arities stay open.
+    const fixed = best.filter((r) => r.def.params?.[1] === args);
+    if (fixed.length === 1 && best.every((r) => r === fixed[0] || (r.def.params?.[1] ?? 0) < 0)) {
+      return fixed;
+    }
+    const byFile = chooseOverload(best, args);
+    if (byFile.length > 1) return byFile; // a declaration and its definition
     const notSelf = best.filter((r) => !(r.file === scope.facts && r.index === from));
     return notSelf.length === 1 ? notSelf : [];
   }
 
   /** 2 same type, 1 assignable (boxing, widening, subtype, Object), -100 not assignable. */
-  assignable(scope: FileScope, from: number, arg: string, param: string, target: DefRef): number {
+  assignable(
+    scope: FileScope,
+    from: number,
+    argWritten: string,
+    paramWritten: string,
+    target: DefRef,
+  ): number {
+    // Language spellings of the same types (C# `string`, Kotlin `Int`) meet on one name.
+    const arg = scope.spec.typeAliases?.[argWritten] ?? argWritten;
+    const param = this.scopes.get(target.file.path)?.spec.typeAliases?.[paramWritten] ??
+      paramWritten;
     if (arg === param) return 2;
     const box: Record<string, string> = {
       int: "Integer",

@@ -261,7 +261,8 @@ export abstract class Types extends Scopes {
       if (scope.children.get(at)?.has(name)) return false;
       const def = scope.refs[at].def;
       if (def.paramNames?.includes(name)) return true;
-      if (this.hintFor(scope, at, name)?.hint.scope === at) return true;
+      const local = this.hintFor(scope, at, name);
+      if (local?.owner === scope && local.hint.scope === at) return true;
       if (TYPE_KINDS.has(def.kind)) return false;
     }
     return false;
