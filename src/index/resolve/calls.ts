@@ -26,6 +26,8 @@ export class Resolver extends Types {
       edges.get(scope.facts.path)!.push(...this.definesEdges(scope));
     }
     this.bindArguments();
+    this.typeCache.clear(); // typed before parameters knew their values
+
     const resolved = only ? new Set(only) : new Set(this.scopes.keys());
     if (only) {
       const owners = new Map<string, string[]>();
@@ -186,7 +188,8 @@ export class Resolver extends Types {
     call: CallShape,
     depth = 0,
   ): DefRef[] {
-    if (depth > MAX_DEPTH || type.def.kind === "Module") return [];
+    if (depth > MAX_DEPTH) return this.cutOff([]);
+    if (type.def.kind === "Module") return [];
     const spec = this.scopes.get(type.file.path)?.spec;
     const own = (spec?.constructorNames ?? []).flatMap((n) =>
       this.members.get(type.node.id)?.get(n === "<type>" ? type.def.name : n) ?? []

@@ -35,6 +35,10 @@ export abstract class Scopes {
   readonly packages = new Map<string, Map<string, DefRef[]>>();
   readonly modulesByName = new Map<string, DefRef[]>();
   readonly failures: string[] = [];
+  /** typeOfExpr answers by file, place, expression (and line in the call's own file). */
+  readonly typeCache = new Map<string, { type?: DefRef; known?: boolean; name?: string }>();
+  /** Set when a hint was chosen by the call's line (its answer must not be memoised). */
+  lineSensitive = false;
   /** What parameters may hold: function values passed by callers, by `def id \0 name`. */
   readonly paramValues = new Map<string, DefRef[]>();
   /** Functions that are classes: their prototype holds methods (`Foo.prototype.m = ...`). */
@@ -276,7 +280,9 @@ export abstract class Scopes {
         scope.refs[at].def.kind !== "Module";
       if (!isTypeScope || scope.spec.implicitThis || at === from) {
         const here = (scope.children.get(at)?.get(name) ?? []).filter(accept);
-        const hit = pick(nearest(here, this.line), CONF_SCOPE);
+        const near = nearest(here, this.line);
+        if (near.length !== here.length) this.lineSensitive = true;
+        const hit = pick(near, CONF_SCOPE);
         if (hit) return hit;
         // Where members are in scope in a type's body, so are its bases' (nested types too).
         if (isTypeScope && scope.spec.implicitThis) {

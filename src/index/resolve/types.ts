@@ -16,7 +16,29 @@ export abstract class Types extends Scopes {
    * from outside the repository (a declared `String`, an external import).
    */
   typeOfExpr(scope: FileScope, from: number, text: string, depth: number): TypeOf {
-    if (depth > MAX_DEPTH) return {};
+    if (depth > MAX_DEPTH) return this.cutOff({});
+    // Memoised per place: a receiver chain is typed once, not once per call through it; unless
+    // the answer hung on the call's line (which of several assignments is the latest).
+    const key = `${scope.facts.path}\0${from}\0${text}`;
+    const known = this.typeCache.get(key);
+    if (known) return known;
+    const outer = this.lineSensitive;
+    this.lineSensitive = false;
+    const found = this.typeOfExprUncached(scope, from, text, depth);
+    // Only answers that hung neither on the call's line nor on how deep the search began are
+    // kept: the same facts must give the same edges whatever order files are resolved in.
+    if (!this.lineSensitive) this.typeCache.set(key, found);
+    this.lineSensitive ||= outer;
+    return found;
+  }
+
+  /** A search cut off by depth: its answer depends on where it began, so it is not memoised. */
+  cutOff<T>(empty: T): T {
+    this.lineSensitive = true;
+    return empty;
+  }
+
+  typeOfExprUncached(scope: FileScope, from: number, text: string, depth: number): TypeOf {
     let expr = text.trim();
     for (;;) {
       const before = expr;
@@ -159,7 +181,8 @@ export abstract class Types extends Scopes {
 
   /** The type of field (or property, getter) `field` of a type, its bases included. */
   fieldTypeOf(type: DefRef, field: string, depth: number, seen = new Set<string>()): TypeOf {
-    if (depth > MAX_DEPTH || seen.has(type.node.id)) return {};
+    if (depth > MAX_DEPTH) return this.cutOff({});
+    if (seen.has(type.node.id)) return {};
     seen.add(type.node.id);
     const ts = this.scopes.get(type.file.path);
     if (!ts) return {};
@@ -201,7 +224,8 @@ export abstract class Types extends Scopes {
   /** Functions a field holds (`self.cb = self.handle`), through the type's bases. */
   fieldValue(type: DefRef, field: string, depth: number): DefRef[] {
     const ts = this.scopes.get(type.file.path);
-    if (!ts || depth > MAX_DEPTH) return [];
+    if (depth > MAX_DEPTH) return this.cutOff([]);
+    if (!ts) return [];
     const hint = this.fieldHintOf(ts, type, field);
     if (!hint?.expr) return [];
     return this.functionsOf(ts, hint.scope, hint.expr, depth + 1);
@@ -227,7 +251,7 @@ export abstract class Types extends Scopes {
 
   /** An expression that denotes a function (a name, `obj.method`), never a call's result. */
   functionsOf(scope: FileScope, from: number, expr: string, depth: number): DefRef[] {
-    if (depth > MAX_DEPTH) return [];
+    if (depth > MAX_DEPTH) return this.cutOff([]);
     // `make()`: the function `make` returns (`return inner`).
     const made = expr.match(/^([\w$.]+)\(\)$/);
     if (made) {
@@ -308,6 +332,7 @@ export abstract class Types extends Scopes {
           : x.line === this.line
           ? 1
           : 0;
+      if (best && d === best.depth && rank(h) !== rank(best.hint)) this.lineSensitive = true;
       const better = !best || d > best.depth ||
         (d === best.depth && rank(h) > rank(best.hint)) ||
         (d === best.depth && rank(h) === rank(best.hint) && h.type && !best.hint.type);
