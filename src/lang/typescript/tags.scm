@@ -93,6 +93,11 @@
   (pair
     key: [(property_identifier) (string)] @name
     value: [(arrow_function) (function_expression) (generator_function)]) @definition.function)
+; handler = (x) => {...} assigned to a declared variable: a function of that name.
+(expression_statement
+  (assignment_expression
+    left: (identifier) @name
+    right: [(arrow_function) (function_expression) (generator_function)])) @definition.function
 ; obj.handler = function () {}, this.cb = () => {} anywhere (file-level forms above win).
 (expression_statement
   (assignment_expression
