@@ -5,10 +5,11 @@
  * In a single-file build (`deno task build`: dist/cgraph.js, and the binaries compiled from it)
  * there is no separate worker module, so this file is its own parse-worker entry: started as a
  * worker it serves parse requests instead of running the CLI.
+ *
+ * Modules load when first needed: `cgraph --version` loads nothing else, a command loads what it
+ * runs.
  */
-import { runCli } from "./src/cli/main.ts";
-import { setWorkerEntry } from "./src/index/pool.ts";
-import { serveParseRequests } from "./src/index/worker.ts";
+import { VERSION } from "./src/version.ts";
 
 const scope = globalThis as { WorkerGlobalScope?: abstract new () => unknown };
 const inWorker = typeof scope.WorkerGlobalScope === "function" &&
@@ -17,8 +18,14 @@ const inWorker = typeof scope.WorkerGlobalScope === "function" &&
 const bundled = !import.meta.url.endsWith("/main.ts");
 
 if (inWorker) {
-  serveParseRequests();
+  (await import("./src/index/worker.ts")).serveParseRequests();
 } else if (import.meta.main) {
-  if (bundled) setWorkerEntry(import.meta.url);
+  const first = Deno.args[0];
+  if (first === "--version" || first === "-V" || first === "version") {
+    console.log(`cgraph ${VERSION}`);
+    Deno.exit(0);
+  }
+  if (bundled) (await import("./src/index/pool.ts")).setWorkerEntry(import.meta.url);
+  const { runCli } = await import("./src/cli/main.ts");
   Deno.exit(await runCli(Deno.args));
 }
