@@ -322,7 +322,12 @@ async function launch(
       const tmp = `${paths.stateFile}.${crypto.randomUUID()}.tmp`;
       await Deno.writeTextFile(tmp, JSON.stringify(state, null, 2) + "\n", { mode: 0o600 });
       await Deno.rename(tmp, paths.stateFile);
-      if (!quiet) log.info(`embedded FalkorDB running (pid ${pid}, port ${port})`);
+      if (!quiet) {
+        log.info(
+          `started an embedded FalkorDB (pid ${pid}, 127.0.0.1:${port}, data ${paths.dataDir}); ` +
+            "it keeps running for later calls; 'cgraph db stop' stops it",
+        );
+      }
       return state;
     }
     const lines = await logSince(paths.logFile, logFrom);
