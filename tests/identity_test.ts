@@ -3,7 +3,7 @@
  * isolated; a project name bound to another repository refused; legacy graphs migrated once.
  */
 import assert, { deepStrictEqual as assertEquals, rejects } from "node:assert/strict";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { CgraphError } from "../src/errors.ts";
 import { deleteGraphs, listGraphs, migrateLegacy, readInfo } from "../src/project/catalog.ts";
 import { resolveProject } from "../src/project/identity.ts";
@@ -188,3 +188,24 @@ Deno.test(
     }
   },
 );
+
+Deno.test({ name: "a git worktree is a branch of its repository's project", ...opts }, async () => {
+  const db = await testDb();
+  const main = await repoWith({ "a.py": "def a():\n    return 1\n" });
+  const wt = `${main}-wt-feature`;
+  const project = basename(main);
+  try {
+    await git(main, "worktree", "add", "-q", "-b", "feature", wt);
+    const fromMain = await resolveProject(main);
+    const fromWorktree = await resolveProject(wt);
+    assertEquals(fromWorktree.project, fromMain.project);
+    assertEquals(fromWorktree.branch, "feature");
+    assertEquals(fromWorktree.identity, fromMain.identity);
+    const s = await indexProject(db, fromWorktree);
+    assertEquals([s.project, s.branch], [fromMain.project, "feature"]);
+  } finally {
+    await deleteGraphs(db, project);
+    await Deno.remove(wt, { recursive: true }).catch(() => {});
+    await Deno.remove(main, { recursive: true });
+  }
+});

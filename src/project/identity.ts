@@ -3,7 +3,7 @@
  * top-level directory (or of the subdirectory given, when indexing part of a repository). Branch: `--branch`, else `git rev-parse --abbrev-ref HEAD`; a detached HEAD is
  * `detached-<commit>`, a path outside git is `_default`.
  */
-import { basename, relative, resolve, sep } from "node:path";
+import { basename, dirname, relative, resolve, sep } from "node:path";
 import { CgraphError } from "../errors.ts";
 import { DEFAULT_BRANCH, type GraphKeys, keysFor, sanitizeName } from "./names.ts";
 
@@ -61,6 +61,7 @@ export async function resolveProject(path: string, opts: ProjectOptions = {}): P
   let branch = DEFAULT_BRANCH;
   let commit: string | undefined;
   let identity = root;
+  let repoName = basename(root);
   if (top) {
     commit = await git(root, "rev-parse", "HEAD");
     const name = await git(root, "rev-parse", "--abbrev-ref", "HEAD");
@@ -69,9 +70,16 @@ export async function resolveProject(path: string, opts: ProjectOptions = {}): P
     else branch = "_unborn"; // a repository without commits yet
     const common = await git(root, "rev-parse", "--path-format=absolute", "--git-common-dir");
     if (common) identity = subpath ? `${common}#${subpath.split(sep).join("/")}` : common;
+    // Every worktree of a repository is that repository: named after its main checkout (the
+    // folder holding the common `.git`), or a bare repository's own name, wherever it is.
+    if (common && !subpath) {
+      repoName = basename(common) === ".git"
+        ? basename(dirname(common))
+        : basename(common).replace(/\.git$/, "");
+    }
   }
   if (opts.branch) branch = opts.branch;
-  const project = sanitizeName(opts.project || basename(root) || "root");
+  const project = sanitizeName(opts.project || repoName || "root");
   const b = sanitizeName(branch);
   return { project, branch: b, root, identity, commit, keys: keysFor(project, b) };
 }
