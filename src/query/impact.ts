@@ -3,6 +3,7 @@
  * subclasses and implementations are affected; OUT: what the symbol relies on, parents included),
  * each symbol at its smallest distance, grouped by file.
  */
+import { isProduction } from "./role.ts";
 import type { EdgeType } from "../index/model.ts";
 import type { Direction, GraphReader, Link, NodeRef } from "./graph.ts";
 import { byDepthThenLocation, byTotal, expand } from "./neighbors.ts";
@@ -81,8 +82,10 @@ async function impactOf(
     f.links.push(l);
     perFile.set(l.node.path, f);
   }
+  // Production code first (nearest first), then tests, examples and the like.
+  const rank = (f: ImpactFile) => (isProduction(f.path) ? 0 : 1);
   const files = [...perFile.values()].sort((a, b) =>
-    a.distance - b.distance || (a.path < b.path ? -1 : 1)
+    rank(a) - rank(b) || a.distance - b.distance || (a.path < b.path ? -1 : 1)
   );
   // Keep `limit` nodes in all, in file-group order.
   let left = limit;
