@@ -215,3 +215,32 @@ Deno.test("a .h file's language comes from its text, per file", () => {
   );
   assertEquals(refineLanguage(cppByPath, "a.h", bytes("struct S { int x; };")).name, "cpp");
 });
+
+Deno.test("ruby: a reopened class is one type; DSL calls in a class body never guess", async () => {
+  const edges = await edgesOf({
+    "lib/base.rb": `class Thor
+  def say(x)
+  end
+end
+`,
+    "lib/ext.rb": `class Thor
+  def ask(x)
+    say(x)
+  end
+end
+`,
+    "lib/app.rb": `class App < Thor
+  option :name
+  def run
+    ask("q")
+  end
+end
+`,
+    "lib/dsl.rb": `class Other
+  def option(x)
+  end
+end
+`,
+  });
+  assertEquals(edges, ["CALLS App.run -> Thor.ask", "CALLS Thor.ask -> Thor.say"]);
+});

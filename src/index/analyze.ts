@@ -605,7 +605,8 @@ function implAt(containers: Container[], node: Node): Container | undefined {
 
 /** Identifier text without quoting or backticks (Kotlin `fun \`x y\`()`). */
 function cleanName(text: string): string {
-  return text.trim().replace(/^[`'"]|[`'"]$/g, "");
+  // `:name` (a Ruby symbol naming a method: attr_reader, alias_method).
+  return text.trim().replace(/^:(?=[A-Za-z_])/, "").replace(/^[`'"]|[`'"]$/g, "");
 }
 
 /** Bare type name from a written type: `pkg.Foo<T>` / `*Foo` / `&mut a::Foo` / `Foo?` -> `Foo`. */

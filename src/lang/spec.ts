@@ -112,6 +112,8 @@ export interface LanguageSpec {
   testFiles?: RegExp;
   /** Languages whose files call each other share a family (`js`: JS, TS, TSX; `c`: C, C++). */
   family?: string;
+  /** A type may be reopened or split into parts (Ruby classes, C# partial classes): one type. */
+  openTypes?: boolean;
   /** Methods overload by parameters (Java, C#, C++, Kotlin): inherited overloads stay visible. */
   overloads?: boolean;
   /** Names of constructor methods; `<type>` means the type's own name (Java, C#, C++). */

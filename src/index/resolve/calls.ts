@@ -366,7 +366,16 @@ export class Resolver extends Types {
           if (own.length) return { refs: callable(own), confidence: CONF_SCOPE };
         }
       }
-      const found = this.lookup(scope, from, name, isCallable, spec.uniqueBareNames !== false);
+      // A bare call right in a class body is a DSL or macro call (`has_many`, `option`): a
+      // repository-wide unique name proves nothing there.
+      const inClassBody = from >= 0 && isType(scope.refs[from]);
+      const found = this.lookup(
+        scope,
+        from,
+        name,
+        isCallable,
+        spec.uniqueBareNames !== false && !inClassBody,
+      );
       const refs = callable(found.refs);
       if (refs.length) {
         // A name-only guess never makes a function call itself.

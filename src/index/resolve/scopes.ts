@@ -35,6 +35,8 @@ export abstract class Scopes {
   readonly packages = new Map<string, Map<string, DefRef[]>>();
   readonly modulesByName = new Map<string, DefRef[]>();
   readonly failures: string[] = [];
+  /** The parts of open types by family and qualified name (filled as files are read). */
+  readonly openParts = new Map<string, DefRef[]>();
   /** typeOfExpr answers by file, place, expression (and line in the call's own file). */
   readonly typeCache = new Map<string, { type?: DefRef; known?: boolean; name?: string }>();
   /** Set when a hint was chosen by the call's line (its answer must not be memoised). */
@@ -75,6 +77,12 @@ export abstract class Scopes {
       this.scopes.set(f.path, { facts: f, spec, refs, children, exports });
       for (const r of refs) {
         this.byId.set(r.node.id, r);
+        if (spec.openTypes && TYPE_KINDS.has(r.def.kind)) {
+          const key = `${this.family(f.language)}\0${r.node.qualified_name}`;
+          const parts = this.openParts.get(key);
+          if (parts) parts.push(r);
+          else this.openParts.set(key, [r]);
+        }
         const fam = this.family(f.language);
         const parent = r.def.parent >= 0 ? f.defs[r.def.parent] : undefined;
         if (TYPE_KINDS.has(r.def.kind) || !parent || parent.kind === "Module") {
@@ -140,7 +148,9 @@ export abstract class Scopes {
       const targets = distinct(this.resolveTypeRef(scope, from.def.parent, h.name)).filter((t) =>
         t.node.id !== from!.node.id
       );
-      if (targets.length !== 1) continue;
+      // The parts of one open type (a reopened Ruby class, a C# partial class) are one base.
+      const open = targets.length > 1 && sameSymbol(targets) && this.isOpen(targets[0]);
+      if (targets.length !== 1 && !open) continue;
       const target = targets[0];
       const type = h.relation === "extends"
         ? "EXTENDS"
@@ -448,7 +458,7 @@ export abstract class Scopes {
   member(type: DefRef, name: string, depth = 0, seen = new Set<string>()): DefRef[] {
     if (depth > MAX_DEPTH || seen.has(type.node.id)) return [];
     seen.add(type.node.id);
-    let own = this.members.get(type.node.id)?.get(name);
+    let own = this.partsOf(type).flatMap((part) => this.members.get(part.node.id)?.get(name) ?? []);
     if (own && own.length > 1 && this.scopes.get(type.file.path)?.spec.mergeSameNamedMembers) {
       own = [own.reduce((a, b) => (b.def.line < a.def.line ? b : a))];
     }
@@ -475,7 +485,21 @@ export abstract class Scopes {
   }
 
   basesOf(type: DefRef): DefRef[] {
-    return this.bases.get(type.node.id) ?? [];
+    const parts = this.partsOf(type);
+    if (parts.length === 1) return this.bases.get(type.node.id) ?? [];
+    return distinct(parts.flatMap((p) => this.bases.get(p.node.id) ?? []));
+  }
+
+  /** Whether a type's language lets it be reopened or split (LanguageSpec.openTypes). */
+  isOpen(type: DefRef): boolean {
+    return this.scopes.get(type.file.path)?.spec.openTypes === true;
+  }
+
+  /** The definitions that together make a type: itself, or every part of an open type. */
+  partsOf(type: DefRef): DefRef[] {
+    if (!this.isOpen(type) || !TYPE_KINDS.has(type.def.kind)) return [type];
+    const key = `${this.family(type.file.language)}\0${type.node.qualified_name}`;
+    return this.openParts.get(key) ?? [type];
   }
 
   /** A file's hints by variable (built once per file). */

@@ -1,6 +1,7 @@
 import type { LanguageSpec } from "../spec.ts";
 import { includeFiles } from "../paths.ts";
 import query from "./tags.scm" with { type: "text" };
+import { blankMacros } from "./macros.ts";
 
 export const c: LanguageSpec = {
   name: "c",
@@ -15,6 +16,10 @@ export const c: LanguageSpec = {
   typeNames: /^[A-Z][\w$]*$/,
   testFiles: /(^|\/)(test_[^/]*|[^/]*_test)\.[ch]$/,
   docStyle: "comments",
+  // Export, calling-convention and annotation macros blanked, and conditional compilation inside
+  // function bodies reduced to one branch, so tree-sitter reads the declarations around them
+  // (macros.ts).
+  prepare: (text) => blankMacros(text),
   family: "c",
   // A header written for C callers (a C++ guard around C declarations) is C even in a C++ project.
   claims: { extensions: [".h"], pattern: /^\s*extern\s+"C"\s*\{/m, priority: 1 },

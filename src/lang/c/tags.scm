@@ -3,7 +3,9 @@
 ; Function definitions. The name sits in a function_declarator, under as many pointer_declarators
 ; as the return type has stars: `int f()`, `int *f()`, `char **f()`, `int (*f(void))(int)`.
 (function_definition
-  declarator: (function_declarator declarator: (identifier) @name)) @definition.function
+  type: (_) @_type
+  declarator: (function_declarator declarator: (identifier) @name)
+  (#not-eq? @_type "__m")) @definition.function
 (function_definition
   declarator: (pointer_declarator
     declarator: (function_declarator declarator: (identifier) @name))) @definition.function
@@ -22,6 +24,13 @@
     declarator: (parenthesized_declarator
       (pointer_declarator
         declarator: (function_declarator declarator: (identifier) @name))))) @definition.function
+
+; A function-like macro, when the preprocessing step rewrote `#define f(x) g(x)` as
+; `__m f(x){g(x);}` (src/lang/c/macros.ts): a call to it is a call of what its body calls.
+(function_definition
+  type: (type_identifier) @_type
+  declarator: (function_declarator declarator: (identifier) @name)
+  (#eq? @_type "__m")) @definition.macro
 
 ; Types with a body (a bare `struct x;` or `struct x *p` is a use, not a definition).
 (struct_specifier name: (type_identifier) @name body: (_)) @definition.struct

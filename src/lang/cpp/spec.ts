@@ -1,6 +1,7 @@
 import type { LanguageSpec } from "../spec.ts";
 import { includeFiles } from "../paths.ts";
 import query from "./tags.scm" with { type: "text" };
+import { blankMacros } from "../c/macros.ts";
 
 export const cpp: LanguageSpec = {
   name: "cpp",
@@ -16,6 +17,10 @@ export const cpp: LanguageSpec = {
   typeNames: /^[A-Z][\w$]*$/,
   testFiles: /(^|\/)(test_[^/]*|[^/]*_(test|unittest))\.(cc|cpp|cxx|h|hpp)$/,
   docStyle: "comments",
+  // Export, calling-convention and annotation macros blanked, and conditional compilation inside
+  // function bodies reduced to one branch, so tree-sitter reads the declarations around them
+  // (macros.ts).
+  prepare: (text) => blankMacros(text),
   family: "c",
   claims: {
     extensions: [".h"],
@@ -30,10 +35,13 @@ export const cpp: LanguageSpec = {
   returnFields: ["type"],
   moduleName: () => "",
   resolveImport: (imp, fromPath, repo) => includeFiles(imp.source, fromPath, repo),
+  // Also the standard library's free functions and stream members (`std::max(a, b)`,
+  // `in.eof()`): a qualifier or receiver from outside proves nothing by a unique name.
   commonMethods: `push_back emplace_back push_front emplace_front pop_back pop_front emplace insert
     erase clear find count contains size length empty begin end rbegin rend cbegin cend front back at
     data reserve resize capacity swap get reset release lock unlock try_lock load store c_str substr
     append str first second value has_value value_or wait notify_one notify_all join detach what top
     push pop assign compare write read close open flush run start stop update add remove set put
-    send`.split(/\s+/),
+    send min max abs eof good fail bad peek getline ignore precision width fill sort copy move
+    forward transform replace reverse unique accumulate`.split(/\s+/),
 };

@@ -18,6 +18,66 @@
 (type_definition
   type: (enum_specifier !name body: (_))
   declarator: (type_identifier) @name) @definition.enum
+; A nested type defined outside its class, `struct DBImpl::Writer { ... };`: owned by the last scope.
+(class_specifier
+  name: [
+    (qualified_identifier scope: (_) @owner name: (type_identifier) @name)
+    (qualified_identifier name: (qualified_identifier scope: (_) @owner name: (type_identifier) @name))
+  ]
+  body: (_)) @definition.class
+(struct_specifier
+  name: [
+    (qualified_identifier scope: (_) @owner name: (type_identifier) @name)
+    (qualified_identifier name: (qualified_identifier scope: (_) @owner name: (type_identifier) @name))
+  ]
+  body: (_)) @definition.struct
+
+; Type aliases `using Table = SkipList<K, C>;`, `typedef Foo* FooPtr;`: a type whose members are
+; the aliased type's (it extends it), so `Table::Iterator` and `Table t; t.Insert()` resolve. A
+; smart pointer alias (`using Ptr = std::shared_ptr<Node>;`) stands for its pointee; other std::
+; types and primitive types are no repository types and make no alias.
+(alias_declaration
+  name: (type_identifier) @name
+  type: (type_descriptor
+    type: [
+      (type_identifier) @reference.inherits
+      (template_type name: (type_identifier) @reference.inherits)
+      (qualified_identifier name: (type_identifier)) @reference.inherits
+      (qualified_identifier name: (template_type name: (type_identifier) @reference.inherits)) @_q
+    ])
+  (#not-match? @reference.inherits "^(::)?std::")
+  (#not-match? @_q "^(::)?std::")) @definition.class
+(type_definition
+  type: [
+    (type_identifier) @reference.inherits
+    (template_type name: (type_identifier) @reference.inherits)
+    (qualified_identifier name: (type_identifier)) @reference.inherits
+    (qualified_identifier name: (template_type name: (type_identifier) @reference.inherits)) @_q
+  ]
+  declarator: [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)]
+  (#not-match? @reference.inherits "^(::)?std::")
+  (#not-match? @_q "^(::)?std::")) @definition.class
+(alias_declaration
+  name: (type_identifier) @name
+  type: (type_descriptor
+    type: (qualified_identifier
+      name: (template_type
+        name: (type_identifier) @_smart
+        arguments: (template_argument_list . (type_descriptor type: [
+          (type_identifier) @reference.inherits
+          (qualified_identifier name: (type_identifier) @reference.inherits)
+        ])))))
+  (#any-of? @_smart "unique_ptr" "shared_ptr" "weak_ptr")) @definition.class
+(type_definition
+  type: (qualified_identifier
+    name: (template_type
+      name: (type_identifier) @_smart
+      arguments: (template_argument_list . (type_descriptor type: [
+        (type_identifier) @reference.inherits
+        (qualified_identifier name: (type_identifier) @reference.inherits)
+      ]))))
+  declarator: (type_identifier) @name
+  (#any-of? @_smart "unique_ptr" "shared_ptr" "weak_ptr")) @definition.class
 
 ; ---- functions and methods ---------------------------------------------------------------------
 ; A function directly inside a class body becomes a method. Templates wrap the definition: the
@@ -25,21 +85,34 @@
 
 ; Free functions and inline member functions: `int f()`, `int* f()`, `int& f()`, `T** f()`.
 (function_definition
+  type: (_)? @_type
   declarator: (function_declarator
-    declarator: [(identifier) (field_identifier) (operator_name) (destructor_name)] @name)) @definition.function
+    declarator: [(identifier) (field_identifier) (operator_name) (destructor_name)] @name)
+  body: (_)
+  (#not-eq? @_type "__m")
+  (#not-match? @name "^(TEST|TEST_F|TEST_P|TYPED_TEST|TYPED_TEST_P|FRIEND_TEST|BOOST_AUTO_TEST_CASE|BOOST_FIXTURE_TEST_CASE)$")) @definition.function
+; A function-like macro, when the preprocessing step rewrote `#define f(x) g(x)` as
+; `__m f(x){g(x);}` (src/lang/c/macros.ts): a call to it is a call of what its body calls.
+(function_definition
+  type: (type_identifier) @_type
+  declarator: (function_declarator declarator: (identifier) @name)
+  (#eq? @_type "__m")) @definition.macro
 (function_definition
   declarator: (pointer_declarator
     declarator: (function_declarator
-      declarator: [(identifier) (field_identifier) (operator_name)] @name))) @definition.function
+      declarator: [(identifier) (field_identifier) (operator_name)] @name))
+  body: (_)) @definition.function
 (function_definition
   declarator: (reference_declarator
     (function_declarator
-      declarator: [(identifier) (field_identifier) (operator_name)] @name))) @definition.function
+      declarator: [(identifier) (field_identifier) (operator_name)] @name))
+  body: (_)) @definition.function
 (function_definition
   declarator: (pointer_declarator
     declarator: (pointer_declarator
       declarator: (function_declarator
-        declarator: [(identifier) (field_identifier)] @name)))) @definition.function
+        declarator: [(identifier) (field_identifier)] @name)))
+  body: (_)) @definition.function
 
 ; Out-of-line member definitions `void Cart::add(int x) { }`: the method's name, owned by the last
 ; scope (`ns::Cart::add` -> owner `Cart`, `Box<T>::put` -> owner `Box<T>`).
@@ -54,7 +127,8 @@
     (reference_declarator (function_declarator declarator: (qualified_identifier
       scope: (_) @owner
       name: [(identifier) (operator_name)] @name)))
-  ]) @definition.method
+  ]
+  body: (_)) @definition.method
 (function_definition
   declarator: [
     (function_declarator declarator: (qualified_identifier name: (qualified_identifier
@@ -68,7 +142,8 @@
       name: (qualified_identifier
         scope: (_) @owner
         name: [(identifier) (operator_name)] @name))))
-  ]) @definition.method
+  ]
+  body: (_)) @definition.method
 (function_definition
   declarator: [
     (function_declarator declarator: (qualified_identifier name: (qualified_identifier
@@ -83,21 +158,62 @@
       name: (qualified_identifier name: (qualified_identifier
         scope: (_) @owner
         name: [(identifier) (operator_name)] @name)))))
-  ]) @definition.method
+  ]
+  body: (_)) @definition.method
 
-; Member functions declared in a class body (`void add(int);`, `virtual void f() = 0;`,
-; `static Cart* create();`, constructors `Cart(int);`, destructors `~Cart();`). Function-pointer
-; fields (`int (*fn)(int);`) are not methods.
+; Member functions declared in a class body without a definition there: only pure virtual ones
+; (`virtual void f() = 0;`) are definitions of their own (the static target of a call through the
+; base). Other declarations (`void add(int);`, `Cart(int);`) are prototypes, like C's: the
+; definition (inline or out of line `void Cart::add(int) { }`) is the symbol calls reach.
 (field_declaration
   declarator: [
     (function_declarator declarator: [(field_identifier) (identifier) (operator_name) (destructor_name)] @name)
     (pointer_declarator declarator: (function_declarator declarator: [(field_identifier) (operator_name)] @name))
     (reference_declarator (function_declarator declarator: [(field_identifier) (operator_name)] @name))
-  ]) @definition.method
-(field_declaration_list
-  (declaration
-    declarator: (function_declarator
-      declarator: [(identifier) (destructor_name) (operator_name)] @name)) @definition.method)
+  ]
+  default_value: (number_literal) @_pure
+  (#eq? @_pure "0")) @definition.method
+
+; ---- test cases --------------------------------------------------------------------------------
+; Test macros define a test function; its calls are the test's. GoogleTest `TEST(Suite, Name) {}`
+; (and TEST_F, TEST_P, TYPED_TEST): a method `Name` of the suite, so a fixture's methods are its
+; implicit `this` calls. Catch2 / doctest `TEST_CASE("name") {}`, `SECTION("name") {}`,
+; `SCENARIO`, `GIVEN`/`WHEN`/`THEN`, `SUBCASE`: named by their string. Boost.Test
+; `BOOST_AUTO_TEST_CASE(name) {}`.
+(function_definition
+  declarator: (function_declarator
+    declarator: (identifier) @_test
+    parameters: (parameter_list
+      .
+      (parameter_declaration type: (_) @owner)
+      .
+      (parameter_declaration type: (_) @name)
+      .))
+  body: (_)
+  (#any-of? @_test "TEST" "TEST_F" "TEST_P" "TYPED_TEST" "TYPED_TEST_P")) @definition.function
+(function_definition
+  declarator: (function_declarator
+    declarator: (identifier) @_test
+    parameters: (parameter_list . (parameter_declaration type: (_) @name)))
+  body: (_)
+  (#any-of? @_test "BOOST_AUTO_TEST_CASE" "BOOST_FIXTURE_TEST_CASE" "BOOST_DATA_TEST_CASE")) @definition.function
+(_
+  (expression_statement
+    (call_expression
+      function: (identifier) @_test
+      arguments: (argument_list . (string_literal) @name)))
+  .
+  (compound_statement) @definition.function
+  (#any-of? @_test "TEST_CASE" "SECTION" "SCENARIO" "GIVEN" "WHEN" "THEN" "AND_GIVEN" "AND_WHEN"
+    "AND_THEN" "SUBCASE" "TEMPLATE_TEST_CASE"))
+(_
+  (expression_statement
+    (call_expression
+      function: (identifier) @_test
+      arguments: (argument_list . (_) @owner . (string_literal) @name)))
+  .
+  (compound_statement) @definition.function
+  (#any-of? @_test "TEST_CASE_METHOD" "TEST_CASE_FIXTURE"))
 
 ; ---- calls -------------------------------------------------------------------------------------
 
@@ -135,14 +251,64 @@
       (template_type name: (type_identifier) @receiver)]
     name: [(identifier) @name (template_function name: (identifier) @name)])))) @reference.call
 
-; new Cart(...), new shop::Cart(...), new Box<int>()
+; new Cart(...), new shop::Cart(...), new Box<int>(): a qualified type's scope is the receiver.
 (new_expression type: (_) @name) @reference.new
+(new_expression
+  type: (qualified_identifier
+    scope: (_) @receiver
+    name: [(type_identifier) @name (template_type name: (type_identifier) @name)])) @reference.new
+
+; Objects constructed where they are declared: `Slice key(data, n);`, `MutexLock l(&mu_);`,
+; `log::Writer w(file);`, `Status s;`, `Options opts{...};` (a local's or a global's), and
+; temporaries `Point{1, 2}`. Pointers and references (`Foo* p;`) construct nothing.
+(declaration
+  type: [(type_identifier) @name (template_type name: (type_identifier) @name)]
+  declarator: [
+    (init_declarator declarator: (identifier) value: [(argument_list) (initializer_list)])
+    (identifier)
+  ] @reference.new)
+(declaration
+  type: (qualified_identifier
+    scope: (_) @receiver
+    name: [(type_identifier) @name (template_type name: (type_identifier) @name)])
+  declarator: [
+    (init_declarator declarator: (identifier) value: [(argument_list) (initializer_list)])
+    (identifier)
+  ] @reference.new
+  (#not-match? @receiver "^(::)?std$"))
+; `Slice key(data, n);` in a body parses as a function declaration (the most vexing parse).
+(compound_statement
+  (declaration
+    type: [(type_identifier) @name (template_type name: (type_identifier) @name)]
+    declarator: (function_declarator declarator: (identifier)) @reference.new))
+(compound_statement
+  (declaration
+    type: (qualified_identifier
+      scope: (_) @receiver
+      name: [(type_identifier) @name (template_type name: (type_identifier) @name)])
+    declarator: (function_declarator declarator: (identifier)) @reference.new
+    (#not-match? @receiver "^(::)?std$")))
+(compound_literal_expression
+  type: [(type_identifier) @name (template_type name: (type_identifier) @name)]) @reference.new
+(compound_literal_expression
+  type: (qualified_identifier
+    scope: (_) @receiver
+    name: [(type_identifier) @name (template_type name: (type_identifier) @name)])) @reference.new
 ; Base-class initializers `Cart::Cart() : Entity(id)` construct the base (member initializers
 ; `id_(id)` name no type and stay unresolved).
 (field_initializer
   .
   [(field_identifier) @name (qualified_identifier) @name (template_method name: (field_identifier) @name)]
 ) @reference.new
+
+; Operator expressions, which call the operator a repository type defines (`out << node`,
+; `a == b`, `s = other`, `v[i]`, `++it`, `!x`): the operator's token is the name, the left operand
+; (or the only one) the receiver.
+(binary_expression left: (_) @receiver operator: _ @name right: (_)) @reference.operator
+(assignment_expression left: (_) @receiver operator: _ @name right: (_)) @reference.operator
+(subscript_expression argument: (_) @receiver indices: (subscript_argument_list "[" @name)) @reference.operator
+(unary_expression operator: _ @name argument: (_) @receiver) @reference.operator
+(update_expression operator: _ @name argument: (_) @receiver) @reference.operator
 
 ; ---- includes ----------------------------------------------------------------------------------
 
@@ -164,7 +330,7 @@
 ; Other std:: types (`std::vector<int> v`) say nothing about repository code.
 
 (declaration
-  type: [(type_identifier) (qualified_identifier) (template_type)] @hint.type
+  type: [(type_identifier) (qualified_identifier) (template_type) (primitive_type) (sized_type_specifier)] @hint.type
   declarator: [
     (identifier) @hint.var
     (pointer_declarator declarator: (identifier) @hint.var)
@@ -175,54 +341,54 @@
       (reference_declarator (identifier) @hint.var)
     ])
   ]
-  (#not-match? @hint.type "^(::)?std::")) @hint
+  (#not-match? @hint.type "^(::)?std::(unique_ptr|shared_ptr|weak_ptr)\\b")) @hint
 
 ; `Cart c(store);` inside a body parses as a function declaration (the most vexing parse).
 (compound_statement
   (declaration
-    type: [(type_identifier) (qualified_identifier) (template_type)] @hint.type
+    type: [(type_identifier) (qualified_identifier) (template_type) (primitive_type) (sized_type_specifier)] @hint.type
     declarator: (function_declarator declarator: (identifier) @hint.var)
-    (#not-match? @hint.type "^(::)?std::")) @hint)
+    (#not-match? @hint.type "^(::)?std::(unique_ptr|shared_ptr|weak_ptr)\\b")) @hint)
 
 (field_declaration
-  type: [(type_identifier) (qualified_identifier) (template_type)] @hint.type
+  type: [(type_identifier) (qualified_identifier) (template_type) (primitive_type) (sized_type_specifier)] @hint.type
   declarator: [
     (field_identifier) @hint.var
     (pointer_declarator declarator: (field_identifier) @hint.var)
     (reference_declarator (field_identifier) @hint.var)
   ]
-  (#not-match? @hint.type "^(::)?std::")) @hint
+  (#not-match? @hint.type "^(::)?std::(unique_ptr|shared_ptr|weak_ptr)\\b")) @hint
 
 ; Parameters of function definitions (not of prototypes, whose scope would be the whole file).
 (function_definition
   declarator: [
     (function_declarator parameters: (parameter_list
       (parameter_declaration
-        type: [(type_identifier) (qualified_identifier) (template_type)] @hint.type
+        type: [(type_identifier) (qualified_identifier) (template_type) (primitive_type) (sized_type_specifier)] @hint.type
         declarator: [
           (identifier) @hint.var
           (pointer_declarator declarator: (identifier) @hint.var)
           (reference_declarator (identifier) @hint.var)
         ]
-        (#not-match? @hint.type "^(::)?std::")) @hint))
+        (#not-match? @hint.type "^(::)?std::(unique_ptr|shared_ptr|weak_ptr)\\b")) @hint))
     (pointer_declarator declarator: (function_declarator parameters: (parameter_list
       (parameter_declaration
-        type: [(type_identifier) (qualified_identifier) (template_type)] @hint.type
+        type: [(type_identifier) (qualified_identifier) (template_type) (primitive_type) (sized_type_specifier)] @hint.type
         declarator: [
           (identifier) @hint.var
           (pointer_declarator declarator: (identifier) @hint.var)
           (reference_declarator (identifier) @hint.var)
         ]
-        (#not-match? @hint.type "^(::)?std::")) @hint)))
+        (#not-match? @hint.type "^(::)?std::(unique_ptr|shared_ptr|weak_ptr)\\b")) @hint)))
     (reference_declarator (function_declarator parameters: (parameter_list
       (parameter_declaration
-        type: [(type_identifier) (qualified_identifier) (template_type)] @hint.type
+        type: [(type_identifier) (qualified_identifier) (template_type) (primitive_type) (sized_type_specifier)] @hint.type
         declarator: [
           (identifier) @hint.var
           (pointer_declarator declarator: (identifier) @hint.var)
           (reference_declarator (identifier) @hint.var)
         ]
-        (#not-match? @hint.type "^(::)?std::")) @hint)))
+        (#not-match? @hint.type "^(::)?std::(unique_ptr|shared_ptr|weak_ptr)\\b")) @hint)))
   ])
 
 ; std::unique_ptr<Store> s; std::shared_ptr<Store> field_; const std::shared_ptr<Store>& p
@@ -266,7 +432,7 @@
     declarator: (identifier) @hint.var
     value: (call_expression
       function: [(identifier) (qualified_identifier name: (identifier))] @hint.type))
-  (#not-match? @hint.type "^(::)?std::")) @hint
+  (#not-match? @hint.type "^(::)?std::(unique_ptr|shared_ptr|weak_ptr)\\b")) @hint
 (declaration
   type: (placeholder_type_specifier)
   declarator: (init_declarator

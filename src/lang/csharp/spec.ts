@@ -25,6 +25,7 @@ export const csharp: LanguageSpec = {
   testFiles: /(^|\/)[^/]*\.Tests?\/|Tests?\.cs$/,
   docStyle: "comments",
   overloads: true,
+  openTypes: true,
   typeAliases: {
     string: "String",
     String: "String",

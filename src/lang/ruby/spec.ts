@@ -20,6 +20,7 @@ export const ruby: LanguageSpec = {
   typeNames: /^[A-Z][\w$]*$/,
   testFiles: /(^|\/)(spec|test)\/|_(spec|test)\.rb$/,
   docStyle: "comments",
+  openTypes: true,
   constructorNames: ["initialize"],
   inheritsConstructors: true,
   moduleName: () => "",

@@ -1,0 +1,684 @@
+/**
+ * C and C++ source made parseable without a preprocessor, in the same bytes: every offset and line
+ * stays where it was, only characters become spaces (or, for macro bodies, move within a line).
+ * Tree-sitter sees no macro expansion, so a macro where the grammar expects a declaration turns the
+ * whole class or function around it into an ERROR tree. Blanked:
+ * - export and visibility macros in class heads (`class LEVELDB_EXPORT DB {`) and before
+ *   declarations (`YAML_CPP_API Node Load(...)`, `LUA_API int lua_gettop (...)`);
+ * - calling-convention and pointer macros between a type and its declarator
+ *   (`int ZEXPORT deflate(...)`, `struct state FAR *s`);
+ * - annotations after a declarator (`void Lock() EXCLUSIVE_LOCK_FUNCTION();`,
+ *   `Mutex mu_ GUARDED_BY(x);`);
+ * - macros on a line of their own between declarations (`FMT_BEGIN_NAMESPACE`, `Q_OBJECT`);
+ * - a lower-case macro before a complete declaration (`local int f(`, `l_sinline void *g(`);
+ * - conditional compilation inside function bodies, where one branch is kept (see
+ *   blankConditionalsInCode).
+ * An upper-case name (three or more characters) counts as a macro only where an identifier cannot
+ * stand in valid code (`class A B {`, `int A f(`, `f() A(x);`), so ordinary code is left alone.
+ * With `macroBodies`, function-like macros also become functions (see macroFunctions).
+ */
+
+interface Token {
+  text: string;
+  start: number;
+  end: number;
+  /** 0-based line of the token's first character. */
+  line: number;
+  kind: "id" | "num" | "punct" | "str" | "pp";
+}
+
+const MACRO = /^[A-Z_][A-Z0-9_]{2,}$/;
+/** Upper-case names that are ordinary values or types, never annotations. */
+const NOT_MACROS = new Set(["NULL", "TRUE", "FALSE", "EOF", "FILE", "DIR", "BOOL", "VOID"]);
+
+const KEYWORDS = new Set(
+  `alignas alignof and asm auto bool break case catch char char8_t char16_t char32_t class co_await
+  co_return co_yield concept const consteval constexpr constinit const_cast continue decltype default
+  delete do double dynamic_cast else enum explicit export extern false float for friend goto if
+  inline int long mutable namespace new noexcept not nullptr operator or private protected public
+  register reinterpret_cast requires return short signed sizeof static static_assert static_cast
+  struct switch template this thread_local throw true try typedef typeid typename union unsigned
+  using virtual void volatile wchar_t while _Bool _Complex _Atomic _Noreturn _Static_assert
+  __attribute__ __declspec restrict __restrict __inline __forceinline`.split(/\s+/),
+);
+/** Keywords that can start or qualify a type (`unsigned long`, `const T`). */
+const TYPE_WORDS = new Set(
+  `auto bool char char8_t char16_t char32_t double float int long short signed unsigned void wchar_t
+  _Bool _Complex`.split(/\s+/),
+);
+const QUALIFIERS = new Set(["const", "volatile", "struct", "union", "enum", "class", "typename"]);
+/** Specifiers that may precede a declaration's type (and a leading macro). */
+const SPECIFIERS = new Set(
+  `static inline extern virtual explicit constexpr consteval constinit friend typedef thread_local
+  __inline __forceinline mutable register`.split(/\s+/),
+);
+/** Keywords after which a `(` is no declarator's parameter list. */
+const NOT_DECLARATORS = new Set(
+  `if while for switch catch return sizeof decltype alignof alignas noexcept static_assert
+  __attribute__ __declspec defined typeof __typeof__ _Alignof _Generic throw case new delete`
+    .split(/\s+/),
+);
+/** Tokens after which an identifier is no type of a declaration (`return A b(`). */
+const NOT_TYPES = new Set(
+  `return new delete case throw else goto sizeof typedef struct union enum class const volatile
+  typename static inline extern virtual explicit friend constexpr co_return co_yield co_await do
+  using namespace public private protected operator template`.split(/\s+/),
+);
+
+export function isMacroName(text: string): boolean {
+  return MACRO.test(text) && /[A-Z]/.test(text) && !NOT_MACROS.has(text);
+}
+
+/** The text with annotation macros replaced by spaces (same length, same lines). */
+export function blankMacros(text: string, opts: { macroBodies?: boolean } = {}): string {
+  const code = blankConditionalsInCode(text);
+  return blankLeadingWords(blankUpperCase(opts.macroBodies ? macroFunctions(code) : code));
+}
+
+/** Return type that marks a function-like macro rewritten as a function (see macroFunctions). */
+export const MACRO_MARK = "__m";
+
+/**
+ * Function-like macros as functions, so their bodies are parsed and their calls extracted:
+ * `#define lua_pop(L,n) lua_settop(L, -(n)-1)` becomes `__m lua_pop(L,n){lua_settop(L, -(n)-1);}`
+ * in the same bytes (the directive's `#define ` pays for the marker and the braces; the body keeps
+ * its lines). Only at file or namespace level, and only bodies whose brackets balance and that
+ * paste or stringize nothing. A call to the macro is a call of what its body calls.
+ */
+function macroFunctions(text: string): string {
+  const tokens = tokenize(text, true);
+  const edits: { start: number; text: string }[] = [];
+  const kept: Token[] = [];
+  const braces: boolean[] = [];
+  let code = 0;
+  for (const tk of tokens) {
+    if (tk.kind !== "pp") {
+      if (tk.text === "{") {
+        const isCode = opensCode(kept);
+        braces.push(isCode);
+        if (isCode) code++;
+      } else if (tk.text === "}" && braces.pop()) code--;
+      kept.push(tk);
+      continue;
+    }
+    if (code > 0) continue;
+    const m = /^#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([\w\s,.]*)\)/.exec(tk.text);
+    if (!m) continue;
+    const head = m[0];
+    const body = tk.text.slice(head.length);
+    if (!body.trim() || body.includes("#")) continue;
+    const inner = tokenize(body.replace(/\\(\r?\n)/g, " $1"));
+    if (!inner.length || !balanced(inner) || declares(inner)) continue;
+    // the last line of the body gives two characters back for `;}`
+    const lines = body.split("\n");
+    const last = lines[lines.length - 1];
+    const decl = `${MACRO_MARK} ${m[1]}(${m[2]}){`;
+    let rewritten: string;
+    if (lines.length === 1) {
+      const trimmed = body.trim();
+      const room = tk.text.length - decl.length - trimmed.length - 2;
+      if (room < 0) continue;
+      rewritten = decl + trimmed + ";}" + " ".repeat(room);
+    } else {
+      // an indented last line gives back two characters for `;}` (one: `}`, and tree-sitter
+      // supplies the missing `;`)
+      const indent = /^[ \t]*/.exec(last)![0].length;
+      if (decl.length > head.length || indent < 1) continue;
+      const close = indent >= 2 ? ";}" : "}";
+      const middle = lines.slice(0, -1).map((l) => l.replace(/\\(\r?)$/, " $1")).join("\n");
+      const end = last.slice(close.length).replace(/\s+$/, "");
+      const pad = last.length - close.length - end.length;
+      rewritten = decl.padEnd(head.length) + middle + "\n" + end + close + " ".repeat(pad);
+    }
+    if (rewritten.length !== tk.text.length) continue;
+    edits.push({ start: tk.start, text: rewritten });
+  }
+  if (!edits.length) return text;
+  let out = "";
+  let at = 0;
+  for (const e of edits) {
+    out += text.slice(at, e.start) + e.text;
+    at = e.start + e.text.length;
+  }
+  return out + text.slice(at);
+}
+
+/**
+ * A body that defines things (a class, a template, a function: `f(x) {`) is a code generator, not
+ * code: as a function it would credit what it generates to the macro's users.
+ */
+function declares(tokens: Token[]): boolean {
+  for (let i = 0; i < tokens.length; i++) {
+    const s = tokens[i].text;
+    if (
+      /^(class|template|namespace|typedef|using|public|private|protected|virtual|operator)$/.test(s)
+    ) return true;
+    if (s === ")" && (tokens[i + 1]?.text === "{" || tokens[i + 1]?.text === "const")) {
+      const open = openParen(tokens, i);
+      const name = open > 0 ? tokens[open - 1] : undefined;
+      if (name?.kind === "id" && !NOT_DECLARATORS.has(name.text) && name.text !== "while") {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+function balanced(tokens: Token[]): boolean {
+  const stack: string[] = [];
+  const pairs: Record<string, string> = { ")": "(", "]": "[", "}": "{" };
+  for (const t of tokens) {
+    if (t.text === "(" || t.text === "[" || t.text === "{") stack.push(t.text);
+    else if (t.text in pairs && stack.pop() !== pairs[t.text]) return false;
+  }
+  return stack.length === 0;
+}
+
+/**
+ * Conditional compilation inside function bodies. Tree-sitter reads every branch as if the others
+ * were not there, which breaks when a branch boundary cuts a statement (`else` right before
+ * `#endif`, `if (` ... `#else` ... `if (`): the function's end is lost and the functions after it
+ * nest inside it. Inside code, the directives are blanked and one configuration is kept, the first
+ * branch of each conditional (the next branch after `#if 0`). Declarations outside bodies keep
+ * every branch: tree-sitter handles alternatives between whole declarations.
+ */
+function blankConditionalsInCode(text: string): string {
+  const tokens = tokenize(text, true);
+  const ranges: [number, number][] = [];
+  const kept: Token[] = [];
+  const braces: boolean[] = [];
+  let code = 0;
+  let skipping = false;
+  const conds: { inCode: boolean; parentSkip: boolean; taken: boolean }[] = [];
+  for (const tk of tokens) {
+    if (tk.kind === "pp") {
+      const m = /^#\s*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b(.*)/s.exec(tk.text);
+      if (!m) {
+        if (skipping) ranges.push([tk.start, tk.end]);
+        continue;
+      }
+      const d = m[1];
+      if (d === "if" || d === "ifdef" || d === "ifndef") {
+        if (code > 0 || skipping) {
+          const zero = d === "if" && /^\s*0\s*($|\/[/*])/.test(m[2]);
+          conds.push({ inCode: true, parentSkip: skipping, taken: !zero });
+          skipping = skipping || zero;
+          ranges.push([tk.start, tk.end]);
+        } else conds.push({ inCode: false, parentSkip: false, taken: true });
+        continue;
+      }
+      const c = conds[conds.length - 1];
+      if (!c?.inCode) {
+        if (d === "endif") conds.pop();
+        continue;
+      }
+      ranges.push([tk.start, tk.end]);
+      if (d === "endif") {
+        skipping = c.parentSkip;
+        conds.pop();
+      } else if (!c.taken) {
+        c.taken = true;
+        skipping = c.parentSkip;
+      } else skipping = true;
+      continue;
+    }
+    if (skipping) {
+      ranges.push([tk.start, tk.end]);
+      continue;
+    }
+    if (tk.text === "{") {
+      const isCode = opensCode(kept);
+      braces.push(isCode);
+      if (isCode) code++;
+    } else if (tk.text === "}") {
+      if (braces.pop()) code--;
+    }
+    kept.push(tk);
+  }
+  return spaceOut(text, ranges);
+}
+
+/** Whether the `{` after these tokens opens code (a body, a block, an initializer). */
+function opensCode(before: Token[]): boolean {
+  const t = (k: number) => (k >= 0 ? before[k].text : "");
+  const last = before.length - 1;
+  if (t(last) === "namespace" || (before[last]?.kind === "str" && t(last - 1) === "extern")) {
+    return false;
+  }
+  let angle = 0;
+  for (let k = last; k >= 0 && k > last - 60; k--) {
+    const s = t(k);
+    if (s === ">") angle++;
+    else if (s === ">>") angle += 2;
+    else if (s === "<") angle--;
+    else if (angle > 0) continue;
+    else if (
+      s === "namespace" || s === "class" || s === "struct" || s === "union" || s === "enum"
+    ) {
+      return false;
+    } else if (/^[;{}()=]$/.test(s) || s === "return") return true;
+  }
+  return true;
+}
+
+/**
+ * A lower-case macro before a complete declaration (`local int f(`, `l_sinline void *g(`,
+ * `z_const unsigned char *next;`): two type-like words before a declarator name cannot both be
+ * types. Runs after the upper-case pass,
+ * so `uLong ZEXPORT adler32(` has lost its macro and keeps its type.
+ */
+function blankLeadingWords(text: string): string {
+  const tokens = tokenize(text);
+  const n = tokens.length;
+  const t = (i: number) => (i >= 0 && i < n ? tokens[i].text : "");
+  const plain = (i: number) =>
+    i >= 0 && i < n && tokens[i].kind === "id" && !KEYWORDS.has(tokens[i].text) &&
+    !isMacroName(tokens[i].text);
+  const ranges: [number, number][] = [];
+  for (let i = 0; i < n; i++) {
+    const next = t(i + 1);
+    if (!plain(i) || !(plain(i + 1) || TYPE_WORDS.has(next) || QUALIFIERS.has(next))) continue;
+    let j = i - 1;
+    while (j >= 0 && SPECIFIERS.has(t(j))) j--;
+    if (j >= 0 && !/^[;{}]$/.test(t(j))) continue;
+    // i+1.. must be: type words, pointers, then the name and `(`
+    let k = i + 1;
+    let names = 0;
+    while (k < n && (tokens[k].kind === "id" || t(k) === "*" || t(k) === "&")) {
+      if (tokens[k].kind === "id") {
+        if (KEYWORDS.has(t(k)) && !TYPE_WORDS.has(t(k)) && !QUALIFIERS.has(t(k))) break;
+        if (!QUALIFIERS.has(t(k))) names++;
+      }
+      k++;
+    }
+    // `local int f(`, `local const config table[2] = {`, `z_const unsigned char *next;`
+    if (names >= 2 && /^[([=;]$/.test(t(k)) && plain(k - 1)) {
+      ranges.push([tokens[i].start, tokens[i].end]);
+      i = k;
+    }
+  }
+  return spaceOut(text, ranges);
+}
+
+function spaceOut(text: string, ranges: [number, number][]): string {
+  if (!ranges.length) return text;
+  const chars = text.split("");
+  for (const [a, b] of ranges) {
+    for (let k = a; k < b; k++) if (chars[k] !== "\n" && chars[k] !== "\r") chars[k] = " ";
+  }
+  return chars.join("");
+}
+
+function blankUpperCase(text: string): string {
+  const tokens = tokenize(text);
+  const ranges: [number, number][] = [];
+  const blank = (from: number, to: number) => ranges.push([tokens[from].start, tokens[to].end]);
+  const n = tokens.length;
+  const t = (i: number) => (i >= 0 && i < n ? tokens[i].text : "");
+  const isId = (i: number) => i >= 0 && i < n && tokens[i].kind === "id";
+  const isMacro = (i: number) => isId(i) && isMacroName(tokens[i].text);
+  /** Index of the `)` closing the `(` at i, or -1. */
+  const close = (i: number, openCh = "(", closeCh = ")") => {
+    let depth = 0;
+    for (let j = i; j < n; j++) {
+      const s = t(j);
+      if (s === openCh) depth++;
+      else if (s === closeCh && --depth === 0) return j;
+      else if (openCh === "<" && s === ">>" && (depth -= 2) <= 0) return j;
+      else if (s === ";" || s === "{" || s === "}") return -1;
+    }
+    return -1;
+  };
+  /** A macro with optional arguments at i: index of its last token, or -1. */
+  const unit = (i: number, args: boolean) => {
+    if (!isMacro(i)) return -1;
+    if (
+      t(i + 1) === "(" && tokens[i + 1].start === tokens[i].end + countSpaces(text, tokens[i].end)
+    ) {
+      if (!args) return -1;
+      return close(i + 1);
+    }
+    return i;
+  };
+  /** Index of the `<` that opens the `>` at i, or -1. */
+  const openAngle = (i: number) => {
+    let depth = 0;
+    for (let j = i; j >= 0; j--) {
+      if (t(j) === ">") depth++;
+      else if (t(j) === ">>") depth += 2;
+      else if (t(j) === "<" && --depth === 0) return j;
+      else if (t(j) === ";" || t(j) === "{" || t(j) === "}") return -1;
+    }
+    return -1;
+  };
+  /** Whether a declaration may start at i (after `;`, braces, an access label, `template <...>`). */
+  const declStart = (i: number): boolean => {
+    let j = i - 1;
+    while (j >= 0 && isId(j) && SPECIFIERS.has(t(j))) j--;
+    if (j < 0) return true;
+    const p = t(j);
+    if (p === ";" || p === "{" || p === "}") return true;
+    if (p === ":" && /^(public|private|protected)$/.test(t(j - 1))) return true;
+    if (p === ">") {
+      const open = openAngle(j);
+      return open > 0 && t(open - 1) === "template";
+    }
+    return false;
+  };
+  /**
+   * A declaration after the macros, from i: a type and a declarator name then `(`, `;`, `=`, `{`,
+   * `[` or `,` (`Status DestroyDB(`, `const char *f(`, `int (f) (`, `auto size() ->`).
+   */
+  const declarationAt = (i: number): boolean => {
+    let names = 0;
+    let typed = false;
+    let lastWasName = false;
+    for (let j = i; j < n && j < i + 40; j++) {
+      const s = t(j);
+      if (isId(j)) {
+        if (s === "operator") return typed || names > 0;
+        if (QUALIFIERS.has(s) || SPECIFIERS.has(s)) continue;
+        if (KEYWORDS.has(s) && !TYPE_WORDS.has(s)) return false;
+        if (lastWasName) {
+          if (TYPE_WORDS.has(t(j - 1)) || names > 0) typed = true;
+        }
+        if (TYPE_WORDS.has(s)) typed = true;
+        names++;
+        lastWasName = true;
+        continue;
+      }
+      if (s === "::") {
+        lastWasName = false;
+        names = Math.max(0, names - 1);
+        continue;
+      }
+      if (s === "<") {
+        const end = close(j, "<", ">");
+        if (end < 0) return false;
+        j = end;
+        continue;
+      }
+      if (s === "*" || s === "&" || s === "&&") {
+        if (names > 0) typed = true;
+        lastWasName = false;
+        continue;
+      }
+      if (s === "(" && isId(j + 1) && t(j + 2) === ")" && t(j + 3) === "(") return names > 0;
+      if (/^[(;={[,]$/.test(s)) return typed && names >= 2 || (typed && names >= 1 && !lastWasName);
+      return false;
+    }
+    return false;
+  };
+
+  for (let i = 0; i < n; i++) {
+    const s = t(i);
+    // 1. `class EXPORT Name {` / `struct EXPORT Name : Base {` / `class A B Name final {`.
+    if ((s === "class" || s === "struct" || s === "union") && isMacro(i + 1)) {
+      const units: [number, number][] = [];
+      let j = i + 1;
+      for (let end = unit(j, true); end >= 0; end = unit(j, true)) {
+        units.push([j, end]);
+        j = end + 1;
+      }
+      // The last "macro" may be the class's own upper-case name.
+      if (!isId(j) || t(j) === "final") {
+        const last = units.pop();
+        if (!last || last[0] !== last[1]) continue;
+        j = last[0];
+      }
+      let k = j + 1;
+      if (t(k) === "<") k = close(k, "<", ">") + 1;
+      if (k <= 0) continue;
+      if (t(k) === "final") k++;
+      if ((t(k) === "{" || t(k) === ":") && units.length) {
+        for (const [a, b] of units) blank(a, b);
+      }
+      continue;
+    }
+    if (!isMacro(i)) continue;
+    const end = unit(i, true);
+    if (end < 0) continue;
+    // 2. Leading macros of a declaration: `LUA_API int f (`, `YAML_CPP_API Node Load(`,
+    //    `FMT_CONSTEXPR auto size() ->`, `inline FMT_INLINE void g() {`.
+    if (declStart(i)) {
+      let last = end;
+      while (isMacro(last + 1) && unit(last + 1, true) >= 0) last = unit(last + 1, true);
+      const after = last + 1;
+      if (
+        declarationAt(after) ||
+        (isId(after) &&
+          /^(class|struct|union|template|namespace|enum|typedef|using|extern)$/.test(t(after)))
+      ) {
+        blank(i, last);
+        i = last;
+        continue;
+      }
+      // 5. A macro on a line of its own between declarations (`FMT_BEGIN_NAMESPACE`, `Q_OBJECT`),
+      //    unless it is the return type of the function named on the next line.
+      const lineEnd = tokens[last].line;
+      const alone = (i === 0 || tokens[i - 1].line < tokens[i].line) &&
+        (after >= n || tokens[after].line > lineEnd);
+      if (
+        alone && !(isId(after) && t(after + 1) === "(") &&
+        !/^[{;:,.)([]$|^->$|^<<$|^[-+*/%&|^=<>!?]/.test(t(after))
+      ) {
+        blank(i, last);
+        i = last;
+        continue;
+      }
+    }
+    const prev = t(i - 1);
+    // 3. Between a declaration's type and its declarator: `int ZEXPORT deflate(`,
+    //    `char * ZEXPORT f(`, `struct state FAR *s;`, `(unsigned char FAR *)p`.
+    if (end === i && (isId(i - 1) || prev === "*" || prev === "&" || prev === ">")) {
+      const typeBefore = isId(i - 1);
+      if (!(typeBefore && ((KEYWORDS.has(prev) && !TYPE_WORDS.has(prev)) || isMacro(i - 1)))) {
+        let j = i;
+        while (isMacro(j + 1) && unit(j + 1, false) === j + 1) j++;
+        let k = j + 1;
+        let stars = 0;
+        while (t(k) === "*" || t(k) === "&" || t(k) === "&&") k++, stars++;
+        let ok = false;
+        if (isId(k) && !KEYWORDS.has(t(k))) {
+          while (t(k + 1) === "::" && isId(k + 2)) k += 2;
+          ok = t(k + 1) === "(" || (typeBefore && /^[;=,[)]$/.test(t(k + 1)));
+        } else ok = typeBefore && stars > 0 && t(k) === ")";
+        if (ok) {
+          blank(i, j);
+          i = j;
+          continue;
+        }
+      }
+    }
+    // 4. After a declarator: `void Lock() EXCLUSIVE_LOCK_FUNCTION();`,
+    //    `int f() const LOCKS_EXCLUDED(mu_) {`, `Mutex mu_ GUARDED_BY(x);`.
+    let q = i - 1;
+    while (/^(const|volatile|override|final|noexcept|&|&&)$/.test(t(q))) q--;
+    let trailing = false;
+    if (t(q) === ")") {
+      const open = openParen(tokens, q);
+      const name = open - 1;
+      trailing = open > 0 &&
+        ((isId(name) && !NOT_DECLARATORS.has(t(name)) && !KEYWORDS.has(t(name)) &&
+          !isMacro(name)) ||
+          t(name) === ">" || /^[^\w\s]+$/.test(t(name)) && t(name - 1) === "operator");
+    } else if (q === i - 1 && isId(q) && !KEYWORDS.has(t(q)) && !isMacro(q) && end > i) {
+      // a field: a type, then the field's name, then the annotation
+      const before = t(q - 1);
+      trailing = (isId(q - 1) && !NOT_TYPES.has(before) && !KEYWORDS.has(before) ||
+        TYPE_WORDS.has(before) || before === ">" || before === "*" || before === "&") &&
+        /^[;=,{]$/.test(t(end + 1));
+    }
+    if (trailing) {
+      let last = end;
+      while (isMacro(last + 1) && unit(last + 1, true) >= 0) last = unit(last + 1, true);
+      const next = t(last + 1);
+      if (
+        /^[;{=:,]$/.test(next) || /^(const|override|final|noexcept|try|->)$/.test(next)
+      ) {
+        blank(i, last);
+        i = last;
+      }
+    }
+  }
+  return spaceOut(text, ranges);
+}
+
+function countSpaces(text: string, at: number): number {
+  let k = 0;
+  while (at + k < text.length && (text[at + k] === " " || text[at + k] === "\t")) k++;
+  return k;
+}
+
+/** Index of the `(` that the `)` at i closes, or -1. */
+function openParen(tokens: Token[], i: number): number {
+  let depth = 0;
+  for (let j = i; j >= 0; j--) {
+    const s = tokens[j].text;
+    if (s === ")") depth++;
+    else if (s === "(" && --depth === 0) return j;
+    else if (s === ";" || s === "{" || s === "}") return -1;
+  }
+  return -1;
+}
+
+const PUNCT3 = new Set(["<<=", ">>=", "...", "->*", "<=>"]);
+const PUNCT2 = new Set([
+  "::",
+  "->",
+  "++",
+  "--",
+  "<<",
+  ">>",
+  "<=",
+  ">=",
+  "==",
+  "!=",
+  "&&",
+  "||",
+  "+=",
+  "-=",
+  "*=",
+  "/=",
+  "%=",
+  "&=",
+  "|=",
+  "^=",
+  ".*",
+  "##",
+]);
+
+/** Tokens of C/C++ code; comments, literals' insides and preprocessor lines are skipped. */
+export function tokenize(text: string, withDirectives = false): Token[] {
+  const out: Token[] = [];
+  const len = text.length;
+  let i = 0;
+  let line = 0;
+  let lineStart = true; // only whitespace since the last line break
+  while (i < len) {
+    const ch = text[i];
+    if (ch === "\n") {
+      line++;
+      i++;
+      lineStart = true;
+      continue;
+    }
+    if (ch === " " || ch === "\t" || ch === "\r" || ch === "\f" || ch === "\v") {
+      i++;
+      continue;
+    }
+    if (ch === "/" && text[i + 1] === "/") {
+      while (i < len && text[i] !== "\n") {
+        if (text[i] === "\\" && text[i + 1] === "\n") {
+          i++;
+          line++;
+        }
+        i++;
+      }
+      continue;
+    }
+    if (ch === "/" && text[i + 1] === "*") {
+      const end = text.indexOf("*/", i + 2);
+      const stop = end < 0 ? len : end + 2;
+      for (let k = i; k < stop; k++) if (text[k] === "\n") line++;
+      i = stop;
+      continue;
+    }
+    if (ch === "#" && lineStart) {
+      // a preprocessor line, with its continuations and comments
+      const start = i;
+      const startLine = line;
+      while (i < len && text[i] !== "\n") {
+        if (
+          text[i] === "\\" &&
+          (text[i + 1] === "\n" || (text[i + 1] === "\r" && text[i + 2] === "\n"))
+        ) {
+          i += text[i + 1] === "\r" ? 2 : 1;
+          line++;
+        } else if (text[i] === "/" && text[i + 1] === "*") {
+          const end = text.indexOf("*/", i + 2);
+          const stop = end < 0 ? len : end + 2;
+          for (let k = i; k < stop; k++) if (text[k] === "\n") line++;
+          i = stop;
+          continue;
+        }
+        i++;
+      }
+      if (withDirectives) {
+        out.push({ text: text.slice(start, i), start, end: i, line: startLine, kind: "pp" });
+      }
+      continue;
+    }
+    lineStart = false;
+    const start = i;
+    if (/[A-Za-z_$]/.test(ch)) {
+      while (i < len && /[\w$]/.test(text[i])) i++;
+      const word = text.slice(start, i);
+      // raw strings R"x(...)x", u8R"(...)", and prefixed literals u8"...", L'x'
+      if ((text[i] === '"' || text[i] === "'") && /^(u8|u|U|L)?R?$/.test(word)) {
+        if (word.endsWith("R") && text[i] === '"') {
+          const open = text.indexOf("(", i);
+          const delim = open < 0 ? "" : text.slice(i + 1, open);
+          const end = open < 0 ? -1 : text.indexOf(`)${delim}"`, open);
+          const stop = end < 0 ? len : end + delim.length + 2;
+          for (let k = i; k < stop; k++) if (text[k] === "\n") line++;
+          i = stop;
+        } else i = skipQuoted(text, i);
+        out.push({ text: text.slice(start, i), start, end: i, line, kind: "str" });
+        continue;
+      }
+      out.push({ text: word, start, end: i, line, kind: "id" });
+      continue;
+    }
+    if (/[0-9]/.test(ch) || (ch === "." && /[0-9]/.test(text[i + 1] ?? ""))) {
+      while (i < len && /[\w.']/.test(text[i])) {
+        if (
+          (text[i] === "e" || text[i] === "E" || text[i] === "p" || text[i] === "P") &&
+          /[+-]/.test(text[i + 1] ?? "")
+        ) i++;
+        i++;
+      }
+      out.push({ text: text.slice(start, i), start, end: i, line, kind: "num" });
+      continue;
+    }
+    if (ch === '"' || ch === "'") {
+      const startLine = line;
+      i = skipQuoted(text, i);
+      out.push({ text: text.slice(start, i), start, end: i, line: startLine, kind: "str" });
+      continue;
+    }
+    const three = text.slice(i, i + 3);
+    const two = text.slice(i, i + 2);
+    const p = PUNCT3.has(three) ? three : PUNCT2.has(two) ? two : ch;
+    i += p.length;
+    out.push({ text: p, start, end: i, line, kind: "punct" });
+  }
+  return out;
+}
+
+function skipQuoted(text: string, i: number): number {
+  const q = text[i];
+  let k = i + 1;
+  while (k < text.length && text[k] !== q && text[k] !== "\n") k += text[k] === "\\" ? 2 : 1;
+  return Math.min(text.length, k + 1);
+}
