@@ -70,9 +70,12 @@ Deno.test({
       const a = t.annotations;
       assert(a, `${t.name} has annotations`);
       const readOnly = !t.name.startsWith("index_") && !["remember", "forget"].includes(t.name);
-      assertEquals(a.readOnlyHint, readOnly, `${t.name} readOnlyHint`);
-      assertEquals(a.destructiveHint, t.name === "forget", `${t.name} destructiveHint`);
-      assertEquals(a.idempotentHint, t.name !== "remember", `${t.name} idempotentHint`);
+      assertEquals(a.readOnlyHint ?? false, readOnly, `${t.name} readOnlyHint`);
+      // The spec's destructive/idempotent hints mean something only for tools that write.
+      if (!readOnly) {
+        assertEquals(a.destructiveHint, t.name === "forget", `${t.name} destructiveHint`);
+        assertEquals(a.idempotentHint, t.name !== "remember", `${t.name} idempotentHint`);
+      }
       assertEquals(a.openWorldHint, t.name === "ask", `${t.name} openWorldHint`);
     }
     // A ceiling against regressions (~3,420 with 21 tools). The 2,500-token target (o200k) is

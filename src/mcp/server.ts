@@ -17,6 +17,7 @@ import { describeError } from "../errors.ts";
 import type { Progress } from "../index/indexer.ts";
 import { log } from "../log.ts";
 import { Session, type SessionOptions } from "../query/session.ts";
+import type { ToolAnnotations } from "../query/tool_kit.ts";
 import { execute, TOOLS } from "../query/tools.ts";
 import { VERSION } from "../version.ts";
 
@@ -105,11 +106,20 @@ export function createServer(session: Session): McpServer {
       name: def.name,
       description: def.description,
       inputSchema,
-      annotations: def.annotations,
+      annotations: listedAnnotations(def.annotations),
     };
   });
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing } as never));
   return server;
+}
+
+/**
+ * Annotations as listed: a read-only tool says so and whether it reaches outside; the hints the
+ * MCP spec defines only for tools that write (destructive, idempotent) are left out for it.
+ */
+function listedAnnotations(a: ToolAnnotations): Partial<ToolAnnotations> {
+  if (!a.readOnlyHint) return a;
+  return { readOnlyHint: true, openWorldHint: a.openWorldHint };
 }
 
 /** Runs the server until the client goes away; resolves with the exit code. */
