@@ -676,3 +676,23 @@ Deno.test({ name: "a branch argument must name one the repository has", ...opts 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test({ name: "callers of an overload set: one symbol, callers merged", ...opts }, async () => {
+  const db = await testDb();
+  const project = uniqueName("q-overloads");
+  await indexAs(db, join(FIXTURES, "annotated/java"), project);
+  try {
+    const s = session(join(FIXTURES, "annotated/java"));
+    const text = await call(s, "get_callers", {
+      project,
+      branch: "test",
+      symbol: "shop.r3.Printer.print",
+    });
+    const head = text.split("\n")[0];
+    assert(/^callers \(depth 1\) of shop\.r3\.Printer\.print \(method, /.test(head), head);
+    assert(/overloads, merged/.test(head), head);
+    assert(!/definitions match/.test(text), text);
+  } finally {
+    await dropProject(db, project);
+  }
+});

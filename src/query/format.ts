@@ -154,6 +154,7 @@ function neighborExtra(g: NeighborGroup): string[] {
 export function formatCalls(r: CallsResult, notes: string[] = []): string {
   const one = r.type === "callers" ? "caller" : "callee";
   const deep = r.depth > 1;
+  if (r.overloads) notes = [`${r.overloads} overloads, merged`, ...notes];
   return grouped(
     r.type === "callers" ? `callers (depth ${r.depth}) of` : `callees (depth ${r.depth}) of`,
     r.query,

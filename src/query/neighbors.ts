@@ -144,6 +144,8 @@ export interface CallsResult {
   definitions: number;
   /** The definitions lookup was capped: `definitions` is a lower bound. */
   definitions_capped?: boolean;
+  /** One overload set answered as one symbol: how many overloads it has. */
+  overloads?: number;
   groups: NeighborGroup[];
 }
 
@@ -156,6 +158,31 @@ export async function calls(
 ): Promise<CallsResult> {
   const limit = list.limit;
   const groups: NeighborGroup[] = [];
+  // Overloads of one method (one qualified name in one file) are one symbol to ask about: their
+  // callers and callees are merged, and the answer says how many overloads it speaks of.
+  const m = resolved.matches;
+  const overloads = m.length > 1 && m.every((x) =>
+    x.qualified_name === m[0].qualified_name && x.path === m[0].path && x.kind !== "File"
+  );
+  if (overloads) {
+    const dir = type === "callers" ? "IN" : "OUT";
+    const ex = await expand(g, m, ["CALLS", "INSTANTIATES"], dir, depth);
+    const sorted = ex.links.sort(byDepthThenLocation);
+    return {
+      type,
+      query: resolved.query,
+      depth,
+      limit,
+      definitions: 1,
+      overloads: m.length,
+      groups: [{
+        target: m[0],
+        ...page(sorted, list),
+        capped: ex.capped,
+        ...(list.offset ? { offset: list.offset } : {}),
+      }],
+    };
+  }
   for (const target of resolved.matches) {
     const dir = type === "callers" ? "IN" : "OUT";
     // Creating an object is calling its type: `new T()` instantiates T (and calls its constructor).
