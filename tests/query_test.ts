@@ -278,7 +278,7 @@ Deno.test(
     await withPython(async (s, base) => {
       const text = (await call(s, "get_callers", { ...base, symbol: "store" })).split("\n");
       assertEquals(text, [
-        "callers (depth 1) of 'store': 2 definitions match; narrow with file or a qualified name",
+        "callers (depth 1) of 'store': 2 definitions match; narrow with symbol='shop.db.store' or 'shop.decoy.store'",
         "# shop/db.py:13 | store | function: 2 callers",
         "shop/models.py:14 | User.save | method | at 16",
         "shop/service.py:18 | UserService._audit | method | at 19",

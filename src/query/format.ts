@@ -19,6 +19,21 @@ import type { Resolved } from "./resolve_symbol.ts";
 
 export const NARROW = "narrow with file or a qualified name";
 
+/**
+ * How to pick one of several definitions, naming the argument values that do it: a file when
+ * they live in different files, else a qualified name; none when neither tells them apart.
+ */
+export function narrowHint(targets: NodeRef[]): string | undefined {
+  const paths = [...new Set(targets.map((t) => t.path))];
+  const names = [...new Set(targets.map((t) => t.qualified_name))];
+  const list = (xs: string[]) =>
+    xs.slice(0, 3).map((x) => `'${x}'`).join(" or ") + (xs.length > 3 ? " or ..." : "");
+  if (names.length === targets.length) return `narrow with symbol=${list(names)}`;
+  if (paths.length === targets.length) return `narrow with file=${list(paths)}`;
+  if (names.length > 1) return `narrow with symbol=${list(names)}`;
+  return undefined;
+}
+
 export function loc(n: NodeRef): string {
   return isFile(n) ? n.path : `${n.path}:${n.line}`;
 }
@@ -128,7 +143,7 @@ function grouped<G extends { target: NodeRef }>(
   }
   const out = [
     header(`${title} '${query}': ${definitions} definitions match`, [
-      NARROW,
+      narrowHint(groups.map((g) => g.target)),
       Number.parseInt(String(definitions)) > groups.length ? `showing ${groups.length}` : undefined,
       ...notes,
     ]),

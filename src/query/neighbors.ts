@@ -161,13 +161,26 @@ export async function calls(
   // Overloads of one method (one qualified name in one file) are one symbol to ask about: their
   // callers and callees are merged, and the answer says how many overloads it speaks of.
   const m = resolved.matches;
-  const overloads = m.length > 1 && m.every((x) =>
-    x.qualified_name === m[0].qualified_name && x.path === m[0].path && x.kind !== "File"
-  );
+  const overloads = m.length > 1 &&
+    m.every((x) =>
+      x.qualified_name === m[0].qualified_name && x.path === m[0].path && x.kind !== "File"
+    );
   if (overloads) {
     const dir = type === "callers" ? "IN" : "OUT";
-    const ex = await expand(g, m, ["CALLS", "INSTANTIATES"], dir, depth);
-    const sorted = ex.links.sort(byDepthThenLocation);
+    // Each overload on its own (one overload calling another is an edge worth showing), merged.
+    const merged = new Map<string, Link>();
+    let capped = false;
+    for (const target of m) {
+      const ex = await expand(g, [target], ["CALLS", "INSTANTIATES"], dir, depth);
+      capped ||= ex.capped;
+      for (const l of ex.links) {
+        const key = `${l.node.id}|${l.rel}`;
+        const prev = merged.get(key);
+        if (!prev || l.depth < prev.depth) merged.set(key, l);
+      }
+    }
+    const ex = { capped };
+    const sorted = [...merged.values()].sort(byDepthThenLocation);
     return {
       type,
       query: resolved.query,
