@@ -218,6 +218,10 @@ export class Resolver extends Types {
     // One overload set: choose by arity, then argument types; never fan out to every overload.
     // Without overloading, same-named definitions are alternatives (conditional definitions).
     if (!scope.spec.overloads) return found;
+    // Only one name's definitions are an overload set (function values may be several names).
+    if (found.via === "value" || found.refs.some((r) => r.def.name !== found.refs[0].def.name)) {
+      return found;
+    }
     const refs = this.byArgumentTypes(scope, from, found.refs, call);
     return refs.length ? { ...found, refs } : undefined;
   }

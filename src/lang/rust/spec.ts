@@ -435,6 +435,9 @@ export const rust: LanguageSpec & { prepare(text: string): string } = {
   packageScope: "none",
   typeNames: /^[A-Z][\w$]*$/,
   parentModule: "super",
+  // Generic trait impls give one type several same-named methods (`impl From<A> for T`, `impl
+  // From<B> for T`): chosen like overloads, never all linked.
+  overloads: true,
   testFiles: /(^|\/)tests\/|_test\.rs$/,
   docStyle: "comments",
   // `-> Result<Store, E>` / `-> Option<Box<Store>>`: `f()?.m()` and `x.m()` reach Store's methods.
