@@ -300,13 +300,20 @@ function blankLeadingWords(text: string): string {
   return spaceOut(text, ranges);
 }
 
+/** The text with each range's characters turned into spaces, its line breaks kept. */
 function spaceOut(text: string, ranges: [number, number][]): string {
   if (!ranges.length) return text;
-  const chars = text.split("");
-  for (const [a, b] of ranges) {
-    for (let k = a; k < b; k++) if (chars[k] !== "\n" && chars[k] !== "\r") chars[k] = " ";
+  const sorted = [...ranges].sort((x, y) => x[0] - y[0]);
+  const parts: string[] = [];
+  let at = 0;
+  for (const [a, b] of sorted) {
+    const from = Math.max(a, at);
+    if (b <= from) continue;
+    parts.push(text.slice(at, from), text.slice(from, b).replace(/[^\r\n]/g, " "));
+    at = b;
   }
-  return chars.join("");
+  parts.push(text.slice(at));
+  return parts.join("");
 }
 
 function blankUpperCase(text: string): string {
@@ -631,8 +638,8 @@ export function tokenize(text: string, withDirectives = false): Token[] {
     }
     lineStart = false;
     const start = i;
-    if (/[A-Za-z_$]/.test(ch)) {
-      while (i < len && /[\w$]/.test(text[i])) i++;
+    if (isIdentStart(text.charCodeAt(i))) {
+      while (i < len && isIdentPart(text.charCodeAt(i))) i++;
       const word = text.slice(start, i);
       // raw strings R"x(...)x", u8R"(...)", and prefixed literals u8"...", L'x'
       if ((text[i] === '"' || text[i] === "'") && /^(u8|u|U|L)?R?$/.test(word)) {
@@ -650,8 +657,8 @@ export function tokenize(text: string, withDirectives = false): Token[] {
       out.push({ text: word, start, end: i, line, kind: "id" });
       continue;
     }
-    if (/[0-9]/.test(ch) || (ch === "." && /[0-9]/.test(text[i + 1] ?? ""))) {
-      while (i < len && /[\w.']/.test(text[i])) {
+    if (isDigit(text.charCodeAt(i)) || (ch === "." && isDigit(text.charCodeAt(i + 1)))) {
+      while (i < len && (isIdentPart(text.charCodeAt(i)) || text[i] === "." || text[i] === "'")) {
         if (
           (text[i] === "e" || text[i] === "E" || text[i] === "p" || text[i] === "P") &&
           /[+-]/.test(text[i + 1] ?? "")
@@ -674,6 +681,18 @@ export function tokenize(text: string, withDirectives = false): Token[] {
     out.push({ text: p, start, end: i, line, kind: "punct" });
   }
   return out;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+function isIdentStart(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
+}
+
+function isIdentPart(c: number): boolean {
+  return isIdentStart(c) || isDigit(c);
 }
 
 function skipQuoted(text: string, i: number): number {

@@ -1,9 +1,11 @@
-; C: definitions, calls, includes. No methods, no inheritance.
+; C: definitions, calls, includes. No methods, no inheritance. The text is prepared first (spec.ts
+; `prepare`, macros.ts): `LUA_API int f(`, `int ZEXPORT f(`, `local int f(` read as `int f(`, and
+; `#if` branches inside function bodies are reduced to one.
 
 ; Function definitions. The name sits in a function_declarator, under as many pointer_declarators
 ; as the return type has stars: `int f()`, `int *f()`, `char **f()`, `int (*f(void))(int)`.
 (function_definition
-  type: (_) @_type
+  type: (_)? @_type
   declarator: (function_declarator declarator: (identifier) @name)
   (#not-eq? @_type "__m")) @definition.function
 (function_definition
@@ -25,8 +27,9 @@
       (pointer_declarator
         declarator: (function_declarator declarator: (identifier) @name))))) @definition.function
 
-; A function-like macro, when the preprocessing step rewrote `#define f(x) g(x)` as
-; `__m f(x){g(x);}` (src/lang/c/macros.ts): a call to it is a call of what its body calls.
+; A function-like macro, when `blankMacros(text, { macroBodies: true })` rewrote
+; `#define f(x) g(x)` as `__m f(x){g(x);}` (src/lang/c/macros.ts): a call to it is a call of what
+; its body calls. Off until the analyzer reads `@definition.macro` (prepare leaves macros alone).
 (function_definition
   type: (type_identifier) @_type
   declarator: (function_declarator declarator: (identifier) @name)

@@ -1,5 +1,7 @@
-; C++: namespaces, classes, functions and methods (in-class and out-of-line), calls, includes,
-; inheritance, type hints.
+; C++: namespaces, classes, type aliases, functions and methods (in-class and out-of-line), test
+; cases, calls and constructions, includes, inheritance, type hints. The text is prepared first
+; (spec.ts `prepare`, src/lang/c/macros.ts): export and annotation macros are blanked, so
+; `class LEVELDB_EXPORT DB {` reads as `class DB {`.
 
 ; ---- namespaces and types ----------------------------------------------------------------------
 
@@ -91,8 +93,9 @@
   body: (_)
   (#not-eq? @_type "__m")
   (#not-match? @name "^(TEST|TEST_F|TEST_P|TYPED_TEST|TYPED_TEST_P|FRIEND_TEST|BOOST_AUTO_TEST_CASE|BOOST_FIXTURE_TEST_CASE)$")) @definition.function
-; A function-like macro, when the preprocessing step rewrote `#define f(x) g(x)` as
-; `__m f(x){g(x);}` (src/lang/c/macros.ts): a call to it is a call of what its body calls.
+; A function-like macro, when `blankMacros(text, { macroBodies: true })` rewrote
+; `#define f(x) g(x)` as `__m f(x){g(x);}` (src/lang/c/macros.ts): a call to it is a call of what
+; its body calls. Off until the analyzer reads `@definition.macro` (prepare leaves macros alone).
 (function_definition
   type: (type_identifier) @_type
   declarator: (function_declarator declarator: (identifier) @name)
@@ -303,7 +306,9 @@
 
 ; Operator expressions, which call the operator a repository type defines (`out << node`,
 ; `a == b`, `s = other`, `v[i]`, `++it`, `!x`): the operator's token is the name, the left operand
-; (or the only one) the receiver.
+; (or the only one) the receiver. `@reference.operator` is not read yet (the analyzer skips
+; capture names it does not know): it needs the analyzer to name the call `operator<<` and the
+; resolver to try the receiver type's member, then a free operator taking both operands.
 (binary_expression left: (_) @receiver operator: _ @name right: (_)) @reference.operator
 (assignment_expression left: (_) @receiver operator: _ @name right: (_)) @reference.operator
 (subscript_expression argument: (_) @receiver indices: (subscript_argument_list "[" @name)) @reference.operator
