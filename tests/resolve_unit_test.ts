@@ -186,6 +186,9 @@ Deno.test("scorer: precision, recall, unjudged and causes", () => {
 Deno.test("cpp: a field declared in the header types the receiver in an out-of-line method", async () => {
   const edges = await edgesOf({
     "repo.h": `struct Repo { void save(int x); };`,
+    // A declaration is no definition: the call reaches the one that runs.
+    "repo.cpp": `#include "repo.h"
+void Repo::save(int x) {}`,
     "s.h": `#include "repo.h"
 struct S {
   Repo* repo_;

@@ -347,7 +347,8 @@ function paramsOf(
     }
     if (/comment|keyword_separator|positional_separator|attribute/.test(p.type)) continue;
     const text = p.text;
-    const nameNode = p.childForFieldName("name") ?? p.childForFieldName("pattern");
+    const nameNode = p.childForFieldName("name") ?? p.childForFieldName("pattern") ??
+      declaratorName(p.childForFieldName("declarator"));
     if (first) {
       first = false;
       const selfName = nameNode ? nameNode.text : text.split(/[:\s]/)[0];
@@ -378,6 +379,18 @@ function paramsOf(
     } else lastOptional = undefined;
   }
   return { range: [required, max], types, names };
+}
+
+/** The name a C/C++ declarator declares: `*e`, `&e`, `e[3]`, `(*f)(int)` -> e, f. */
+function declaratorName(node: Node | null): Node | null {
+  for (let n = node, i = 0; n && i < 8; i++) {
+    if (n.type === "identifier" || n.type === "field_identifier") return n;
+    n = n.childForFieldName("declarator") ?? n.namedChildren.find((c) =>
+      c?.type === "identifier"
+    ) ??
+      null;
+  }
+  return null;
 }
 
 function parameterList(node: Node, depth: number): Node | undefined {
