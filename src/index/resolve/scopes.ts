@@ -35,6 +35,8 @@ export abstract class Scopes {
   readonly packages = new Map<string, Map<string, DefRef[]>>();
   readonly modulesByName = new Map<string, DefRef[]>();
   readonly failures: string[] = [];
+  /** exported() answers by file, name and alias. */
+  readonly exportCache = new Map<string, DefRef[]>();
   /** The parts of open types by family and qualified name (filled as files are read). */
   readonly openParts = new Map<string, DefRef[]>();
   /** typeOfExpr answers by file, place, expression (and line in the call's own file). */
@@ -349,11 +351,34 @@ export abstract class Scopes {
 
   /** Top-level definitions named `name` in files, following re-exports and `export *`. */
   exported(files: string[], name: string, depth: number, alias?: string): DefRef[] {
-    if (depth > MAX_DEPTH) return [];
+    if (depth > MAX_DEPTH) {
+      this.lineSensitive = true; // cut off by depth: not an answer to keep
+      return [];
+    }
     const out: DefRef[] = [];
     for (const path of files) {
+      // Memoised per (file, name): re-exports and wildcard chains are followed once. Answers cut
+      // off by depth or picked by a call's line are not kept (any order gives the same edges).
+      const key = `${path}\0${name}\0${alias ?? ""}`;
+      const known = this.exportCache.get(key);
+      if (known) {
+        out.push(...known);
+        continue;
+      }
+      const outer = this.lineSensitive;
+      this.lineSensitive = false;
+      const hits = this.exportedFrom(path, name, depth, alias);
+      if (!this.lineSensitive) this.exportCache.set(key, hits);
+      this.lineSensitive ||= outer;
+      out.push(...hits);
+    }
+    return out;
+  }
+
+  exportedFrom(path: string, name: string, depth: number, alias?: string): DefRef[] {
+    {
       const scope = this.scopes.get(path);
-      if (!scope) continue;
+      if (!scope) return [];
       // Top-level and namespace members (C#, C++) are reachable by their simple name.
       let hits = scope.exports.get(name) ?? [];
       if (!hits.length && name === "default" && scope.facts.defaultExport) {
@@ -386,9 +411,8 @@ export abstract class Scopes {
       if (!hits.length && scope.wildcards?.length) {
         hits = this.exported(scope.wildcards, name, depth + 1);
       }
-      out.push(...hits);
+      return hits;
     }
-    return out;
   }
 
   /** Names visible package-wide to this file (built once per package). */
