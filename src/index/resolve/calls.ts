@@ -263,9 +263,15 @@ export class Resolver extends Types {
     }
     if (bestScore < 0) return [];
     if (best.length === 1) return best;
-    // A fixed-arity overload before a variadic one (Java's first phase); equal arities stay open.
+    // A fixed-arity overload before a variadic one (Java's first phase), when every argument's
+    // type is known (else the fixed one may not even apply: `f(vararg x: K)` vs `f(x: Iterable<K>)`);
+    // equal arities stay open.
     const fixed = best.filter((r) => r.def.params?.[1] === args);
-    if (fixed.length === 1 && best.every((r) => r === fixed[0] || (r.def.params?.[1] ?? 0) < 0)) {
+    const allKnown = argTypes.length === args && argTypes.every(Boolean);
+    if (
+      allKnown && fixed.length === 1 &&
+      best.every((r) => r === fixed[0] || (r.def.params?.[1] ?? 0) < 0)
+    ) {
       return fixed;
     }
     const byFile = chooseOverload(best, args);
