@@ -229,7 +229,7 @@ async function main() {
     const t0 = performance.now();
     const cg = await exportCg(root, p.name);
     if (!cg) continue;
-    const s = score(oracle, cg);
+    const s = score(oracle, cg, { preprocessed: p.language === "c" || p.language === "cpp" });
     if (!s.defs.total) {
       console.error(
         `${p.name}: no file both sides analysed (cgraph read ${cg.files.length} files): ` +

@@ -24,7 +24,17 @@ export interface Score {
 const TYPE_KINDS = new Set(["Class", "Struct", "Interface", "Enum", "Trait", "Module"]);
 const EXAMPLES = 6;
 
-export function score(oracle: Oracle, cg: CgExport, selfNames = ["self", "this", "cls"]): Score {
+export interface ScoreOptions {
+  selfNames?: string[];
+  /**
+   * The oracle compiled one preprocessor configuration (C, C++): a definition it does not know
+   * at all lies in code that configuration leaves out, and edges touching it are unjudged.
+   */
+  preprocessed?: boolean;
+}
+
+export function score(oracle: Oracle, cg: CgExport, opts: ScoreOptions = {}): Score {
+  const selfNames = opts.selfNames ?? ["self", "this", "cls"];
   const cgFiles = new Set(cg.files);
   const files = new Set(oracle.files.filter((f) => cgFiles.has(f)));
   const fileOf = (loc: string) => loc.slice(0, loc.lastIndexOf(":"));
@@ -172,7 +182,8 @@ export function score(oracle: Oracle, cg: CgExport, selfNames = ["self", "this",
       .map((c) => c.name);
     if (
       unresolved.has(`${caller}>${target.name}`) ||
-      namesAtSite.some((n) => unresolved.has(`${caller}@${e.line}>${n}`))
+      namesAtSite.some((n) => unresolved.has(`${caller}@${e.line}>${n}`)) ||
+      (opts.preprocessed && (caller.startsWith("cg:") || (callee.startsWith("cg:") && !isType)))
     ) {
       unjudged++;
       continue;

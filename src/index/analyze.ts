@@ -246,7 +246,7 @@ export function analyze(
   const callFacts: CallFact[] = [];
   for (const call of calls.values()) {
     const receiver = call.receiver ? normalizeReceiver(call.receiver.text) : undefined;
-    const argList = argsOf(call.node);
+    const argList = argsOf(call.node, spec.overloads === true);
     const args = argList?.length;
     const argTypes = argList?.some(Boolean) ? argList : undefined;
     callFacts.push({
@@ -433,7 +433,7 @@ function typeParamsOf(node: Node): { names: string[]; bounds: Record<string, str
  * Arguments of a call when they can be counted (no spread, splat or block pass), each with the
  * static type the call site shows (see CallFact.argTypes).
  */
-function argsOf(node: Node): string[] | undefined {
+function argsOf(node: Node, typed: boolean): string[] | undefined {
   let list = node.childForFieldName("arguments");
   let trailing = 0;
   if (!list) {
@@ -465,10 +465,16 @@ function argsOf(node: Node): string[] | undefined {
     ) {
       named = true;
     }
-    out.push(named ? "" : argType(a));
+    // Only overload choice reads literal types; a bare name may be a function passed as a value.
+    out.push(named ? "" : typed ? argType(a) : bareName(a));
   }
   for (let i = 0; i < trailing; i++) out.push("");
   return out;
+}
+
+/** `=name` for an argument that is a bare name, else "". */
+function bareName(a: Node): string {
+  return a.type === "identifier" && a.text.length <= 80 ? `=${a.text}` : "";
 }
 
 /** The static type an argument shows: a literal's, a constructed type, `=name` for a variable. */

@@ -114,6 +114,8 @@ export interface LanguageSpec {
   family?: string;
   /** A type may be reopened or split into parts (Ruby classes, C# partial classes): one type. */
   openTypes?: boolean;
+  /** A function can be passed by its bare name (`run(step)`); false for Java and Kotlin. */
+  bareFunctionValues?: boolean;
   /** Methods overload by parameters (Java, C#, C++, Kotlin): inherited overloads stay visible. */
   overloads?: boolean;
   /** Names of constructor methods; `<type>` means the type's own name (Java, C#, C++). */

@@ -143,6 +143,7 @@ export class Resolver extends Types {
    * read, whatever `only` says: a parameter's values come from callers anywhere.
    */
   bindArguments(): void {
+    if (![...this.scopes.values()].some((s) => s.spec.bareFunctionValues !== false)) return;
     // Only names some definition has can be functions passed by name.
     const defined = new Set<string>();
     for (const byName of this.globalNames.values()) {
@@ -152,6 +153,8 @@ export class Resolver extends Types {
       for (const name of byName.keys()) defined.add(name);
     }
     for (const scope of this.scopes.values()) {
+      // Where a function is passed by its bare name (not Java's this::m or Kotlin's ::m).
+      if (scope.spec.bareFunctionValues === false) continue;
       for (const call of scope.facts.calls) {
         const argTypes = call.argTypes;
         if (!argTypes?.some((a) => /^=[\w$]+$/.test(a) && defined.has(a.slice(1)))) continue;

@@ -14,6 +14,7 @@ export const java: LanguageSpec = {
   testFiles: /(^|\/)src\/(test|it)\/|Tests?\.java$/,
   docStyle: "comments",
   overloads: true,
+  bareFunctionValues: false,
   constructorNames: ["<type>"],
   superNames: ["super"],
   returnFields: ["type"],

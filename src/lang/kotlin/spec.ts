@@ -17,6 +17,7 @@ export const kotlin: LanguageSpec = {
   testFiles: /(^|\/)src\/(test|androidTest|\w+Test)\/|Tests?\.kts?$/,
   docStyle: "comments",
   overloads: true,
+  bareFunctionValues: false,
   typeAliases: {
     Int: "int",
     Long: "long",
