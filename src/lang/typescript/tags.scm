@@ -274,15 +274,13 @@
 ; const x = make(), const x = a.b, const f = g, this.x = y.z(): typed on demand from the value.
 (variable_declarator
   name: (identifier) @hint.var
-  value: [(call_expression) (member_expression) (identifier) (await_expression) (as_expression)
-    (non_null_expression) (parenthesized_expression)] @hint.value) @hint
+  value: (_) @hint.value) @hint
 (assignment_expression
   left: [(identifier) (member_expression)] @hint.var
-  right: [(call_expression) (member_expression) (identifier) (await_expression) (as_expression)
-    (non_null_expression)] @hint.value) @hint
+  right: (_) @hint.value) @hint
 (public_field_definition
   name: [(property_identifier) (private_property_identifier)] @hint.var
-  value: [(call_expression) (member_expression) (identifier) (as_expression)] @hint.value) @hint
+  value: (_) @hint.value) @hint
 ; const x = new Foo(), this.x = new Foo(), x = new mod.Foo()
 (variable_declarator
   name: (identifier) @hint.var
