@@ -45,7 +45,11 @@ function mentions(f: FileFacts): Set<string> {
 /** Per name: what the file defines under it (kind, place, owner), to see which names changed. */
 function definitions(f: FileFacts): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const d of f.defs) {
+  f.defs.forEach((d, i) => {
+    // A macro's users get what its body calls: the body is part of what the name means.
+    const body = d.macro
+      ? f.calls.filter((c) => c.from === i).map((c) => `${c.receiver ?? ""}.${c.name}`).join(",")
+      : "";
     const parent = d.parent >= 0 ? f.defs[d.parent].local : "";
     const list = out.get(d.name) ?? [];
     // Return and parameter types decide receivers and overloads elsewhere: part of the name.
@@ -54,10 +58,10 @@ function definitions(f: FileFacts): Map<string, string[]> {
         `${d.paramTypes ?? ""}|${d.typeParams ?? ""}|${
           d.typeBounds ? JSON.stringify(d.typeBounds) : ""
         }|` +
-        `${d.paramNames ?? ""}|${d.returnsValue ?? ""}`,
+        `${d.paramNames ?? ""}|${d.returnsValue ?? ""}|${body}`,
     );
     out.set(d.name, list);
-  }
+  });
   return out;
 }
 
@@ -132,6 +136,18 @@ export function affectedFiles(
   for (let grew = names.size > 0, rounds = 0; grew && rounds < 8; rounds++) {
     grew = false;
     for (const facts of after.values()) {
+      // A macro whose body calls a changed name changes for every user of the macro.
+      facts.defs.forEach((d, i) => {
+        if (!d.macro || names.has(d.name)) return;
+        if (
+          facts.calls.some((c) =>
+            c.from === i && (names.has(c.name) || names.has(c.receiver ?? ""))
+          )
+        ) {
+          names.add(d.name);
+          grew = true;
+        }
+      });
       for (const h of facts.hints) {
         const parts = `${h.type} ${h.expr ?? ""}`.split(/[^\p{L}\p{N}_$@!?]+/u);
         if (!parts.some((p) => names.has(p))) continue;

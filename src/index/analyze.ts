@@ -24,6 +24,7 @@ const KIND_BY_CAPTURE: Record<string, SymbolKind> = {
   "definition.enum": "Enum",
   "definition.trait": "Trait",
   "definition.module": "Module",
+  "definition.macro": "Function",
 };
 
 const MAX_SIGNATURE = 200;
@@ -38,6 +39,7 @@ interface Container {
   kind: SymbolKind | "impl";
   owner?: string;
   def?: number;
+  macro?: boolean;
 }
 
 export function analyze(
@@ -89,6 +91,7 @@ export function analyze(
           name: cleanName(nameNode.text),
           kind,
           owner: byName.has("owner") ? typeName(byName.get("owner")!.text) : undefined,
+          ...(c.name === "definition.macro" ? { macro: true } : {}),
         });
       } else if (c.name === "scope.impl" && nameNode) {
         containers.push({
@@ -190,7 +193,8 @@ export function analyze(
       local: prefix ? `${prefix}.${written}` : written,
       line: c.nameNode.startPosition.row + 1,
       endLine: c.node.endPosition.row + 1,
-      signature: signatureOf(c.node),
+      signature: c.macro ? `#define ${c.name}` : signatureOf(c.node),
+      ...(c.macro ? { macro: true } : {}),
       doc: spec.docStyle === "docstring" ? docstringOf(c.node) : commentDocOf(c.node),
       parent: parentDef >= 0 ? containers[parentDef].def! : -1,
       owner,

@@ -51,6 +51,8 @@ export interface DefFact {
   paramNames?: string[];
   /** Names of its generic type parameters (`T`, `K`): types that are no repository types. */
   typeParams?: string[];
+  /** A function-like macro (C, C++): a call to it is a call of what its body calls. */
+  macro?: boolean;
   /** Declared bounds of generic parameters (`B extends Builder<B>` -> B: Builder). */
   typeBounds?: Record<string, string>;
 }

@@ -107,6 +107,8 @@ export class Resolver extends Types {
       }
     };
     for (const call of scope.facts.calls) {
+      // A macro's body runs where the macro is used: its calls are its users'.
+      if (call.from >= 0 && scope.facts.defs[call.from]?.macro) continue;
       this.line = call.line;
       this.lineFile = scope.facts.path;
       let found: Found | undefined;
@@ -119,6 +121,12 @@ export class Resolver extends Types {
       }
       if (!found) continue;
       for (const target of found.refs) {
+        if (target.def.macro) {
+          for (const t of this.macroTargets(target, 0)) {
+            add("CALLS", call.from, t, call.line, Math.min(found.confidence, CONF_TYPED));
+          }
+          continue;
+        }
         if (!isType(target)) {
           add("CALLS", call.from, target, call.line, found.confidence, found.via);
           continue;
@@ -136,7 +144,40 @@ export class Resolver extends Types {
     return [...byPair.values()];
   }
 
-  /** The constructor a `new T(...)` runs: T's own (by arity), else an inherited one where allowed. */
+  /** What each function-like macro's body calls, resolved once. */
+  readonly macroCache = new Map<string, DefRef[]>();
+
+  /** What a function-like macro's body calls (through the macros it uses). */
+  macroTargets(macro: DefRef, depth: number): DefRef[] {
+    const cached = this.macroCache.get(macro.node.id);
+    if (cached) return cached;
+    this.macroCache.set(macro.node.id, []);
+    const ms = this.scopes.get(macro.file.path);
+    const out: DefRef[] = [];
+    if (ms && depth < 6) {
+      const [line, lineFile] = [this.line, this.lineFile];
+      for (const c of ms.facts.calls) {
+        if (c.from !== macro.index) continue;
+        this.line = c.line;
+        this.lineFile = ms.facts.path;
+        let found: Found | undefined;
+        try {
+          found = this.resolveCall(ms, c.from, c, 0);
+        } catch {
+          found = undefined;
+        }
+        for (const t of found?.refs ?? []) {
+          if (t.def.macro) out.push(...this.macroTargets(t, depth + 1));
+          else if (!isType(t)) out.push(t);
+        }
+      }
+      [this.line, this.lineFile] = [line, lineFile];
+    }
+    const result = distinct(out);
+    this.macroCache.set(macro.node.id, result);
+    return result;
+  }
+
   /**
    * Functions passed as arguments (`run(step)`): what each repository function's parameters may
    * hold, so `fn()` inside `run` reaches `step`. Every file's calls with a bare-name argument are

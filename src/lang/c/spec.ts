@@ -19,7 +19,7 @@ export const c: LanguageSpec = {
   // Export, calling-convention and annotation macros blanked, and conditional compilation inside
   // function bodies reduced to one branch, so tree-sitter reads the declarations around them
   // (macros.ts).
-  prepare: (text) => blankMacros(text),
+  prepare: (text) => blankMacros(text, { macroBodies: true }),
   family: "c",
   // A header written for C callers (a C++ guard around C declarations) is C even in a C++ project.
   claims: { extensions: [".h"], pattern: /^\s*extern\s+"C"\s*\{/m, priority: 1 },

@@ -20,7 +20,7 @@ export const cpp: LanguageSpec = {
   // Export, calling-convention and annotation macros blanked, and conditional compilation inside
   // function bodies reduced to one branch, so tree-sitter reads the declarations around them
   // (macros.ts).
-  prepare: (text) => blankMacros(text),
+  prepare: (text) => blankMacros(text, { macroBodies: true }),
   family: "c",
   claims: {
     extensions: [".h"],
