@@ -40,8 +40,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { DefFact, FileFacts } from "../src/index/facts.ts";
-import { fileId } from "../src/index/model.ts";
+import type { DefFact, FileFacts } from "../src/graph/facts.ts";
+import { fileId } from "../src/graph/model.ts";
 import { resolveAll } from "../src/index/resolve/mod.ts";
 import { analyzeFiles, readCandidates } from "../src/index/scan.ts";
 import { walkRepository } from "../src/index/walk.ts";

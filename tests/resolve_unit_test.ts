@@ -6,7 +6,7 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { extractFacts } from "../src/index/extract.ts";
 import { chooseOverload, resolveAll } from "../src/index/resolve/mod.ts";
 import { languageByName, languageOf, refineLanguage } from "../src/lang/registry.ts";
-import type { DefFact, FileFacts } from "../src/index/facts.ts";
+import type { DefFact, FileFacts } from "../src/graph/facts.ts";
 import { score } from "../bench/accuracy/score.ts";
 import type { CgExport, Oracle } from "../bench/accuracy/types.ts";
 

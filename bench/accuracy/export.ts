@@ -84,7 +84,7 @@ function pathOfFileEdge(id: string, facts: { path: string }[]): string {
   return fileIdCache.get(id) ?? "?";
 }
 
-import { fileId as fileIdOf } from "../../src/index/model.ts";
+import { fileId as fileIdOf } from "../../src/graph/model.ts";
 
 if (import.meta.main) {
   const [root, out] = Deno.args;

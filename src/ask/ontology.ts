@@ -1,11 +1,11 @@
 /**
- * The graph model as the indexer writes it (src/index/model.ts, src/db/cypher.ts), described by
+ * The graph model as the indexer writes it (src/graph/model.ts, src/db/cypher.ts), described by
  * hand for a model writing Cypher: every label, property and relationship with one line saying
  * what it means in code terms, plus worked examples that run on any indexed project. The same
  * facts drive validation (known labels, properties and relationship directions), so what the
  * prompt promises and what the validator accepts cannot disagree.
  */
-import { SYMBOL_KINDS } from "../index/facts.ts";
+import { SYMBOL_KINDS } from "../graph/facts.ts";
 import { LANGUAGES } from "../lang/registry.ts";
 
 /** Languages whose tags.scm defines symbols of a kind (`struct`, `trait`), from the data itself. */

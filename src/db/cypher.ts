@@ -3,8 +3,8 @@
  * that find endpoints through indexed properties (never `id(n)`), so a batch costs one index lookup
  * per row, not a scan.
  */
-import type { SymbolKind } from "../index/facts.ts";
-import type { EdgeType } from "../index/model.ts";
+import type { SymbolKind } from "../graph/facts.ts";
+import type { EdgeType } from "../graph/model.ts";
 
 // ---- schema ---------------------------------------------------------------------------------
 

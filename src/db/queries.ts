@@ -4,7 +4,7 @@
  * `qualified_name`, `path`) with their label, so a step costs one index lookup per id, not a scan.
  * Edge types and labels come from fixed lists (never from user input): they cannot be parameters.
  */
-import type { EdgeType } from "../index/model.ts";
+import type { EdgeType } from "../graph/model.ts";
 
 /** The fields of a node (Symbol or File) as the query layer reads it; `kind` is null for files. */
 function node(v: string, p = ""): string {

@@ -5,7 +5,7 @@
  * touched a changed file. Edits that change more than names (files added or removed, a package
  * moved, inheritance rewired) answer `undefined`: resolve everything.
  */
-import type { FileFacts } from "./facts.ts";
+import type { FileFacts } from "../graph/facts.ts";
 
 const mentionsCache = new WeakMap<FileFacts, Set<string>>();
 

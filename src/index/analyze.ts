@@ -12,8 +12,8 @@ import type {
   InheritFact,
   SymbolKind,
   TypeHint,
-} from "./facts.ts";
-import { TYPE_KINDS } from "./facts.ts";
+} from "../graph/facts.ts";
+import { TYPE_KINDS } from "../graph/facts.ts";
 
 const KIND_BY_CAPTURE: Record<string, SymbolKind> = {
   "definition.function": "Function",

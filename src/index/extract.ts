@@ -3,8 +3,8 @@ import { createHash } from "node:crypto";
 import type { LanguageSpec } from "../lang/spec.ts";
 import { toolsFor } from "../lang/parser.ts";
 import { analyze } from "./analyze.ts";
-import type { FileFacts } from "./facts.ts";
-import { symbolKeys } from "./model.ts";
+import type { FileFacts } from "../graph/facts.ts";
+import { symbolKeys } from "../graph/model.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: false });
 

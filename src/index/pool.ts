@@ -3,7 +3,7 @@
  * (an incremental run touching a handful of files) parse in this thread, where a worker's start-up
  * would cost more than it saves.
  */
-import type { FileFacts } from "./facts.ts";
+import type { FileFacts } from "../graph/facts.ts";
 import { analyzeFiles, type ReadFile } from "./scan.ts";
 import type { Skipped } from "./walk.ts";
 import type { ParseReply, ParseRequest } from "./worker.ts";

@@ -1,5 +1,5 @@
 /** Reads, hashes and analyzes files (the CPU-heavy part of indexing), skipping what cannot be read. */
-import type { FileFacts } from "./facts.ts";
+import type { FileFacts } from "../graph/facts.ts";
 import { extractFacts, sha256 } from "./extract.ts";
 import { refineLanguage } from "../lang/registry.ts";
 import type { Candidate, Skipped } from "./walk.ts";

@@ -11,7 +11,7 @@ export interface ParseRequest {
 }
 
 export type ParseReply =
-  | { id: number; facts: import("./facts.ts").FileFacts }
+  | { id: number; facts: import("../graph/facts.ts").FileFacts }
   | { id: number; error: string };
 
 /** Serves parse requests on this worker's message port. */

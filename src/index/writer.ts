@@ -1,8 +1,8 @@
 /** Writes the in-memory model to a FalkorDB graph in batches. */
 import type { Db } from "../db/client.ts";
 import * as Q from "../db/cypher.ts";
-import type { SymbolKind } from "./facts.ts";
-import type { Edge, EdgeType, FileNode, SymbolNode } from "./model.ts";
+import type { SymbolKind } from "../graph/facts.ts";
+import type { Edge, EdgeType, FileNode, SymbolNode } from "../graph/model.ts";
 
 const NODE_BATCH = 2000;
 const EDGE_BATCH = 5000;

@@ -31,7 +31,7 @@
  *
  * Everything a query cannot say (module paths, import resolution) is a function here.
  */
-import type { ImportFact } from "../index/facts.ts";
+import type { ImportFact } from "../graph/facts.ts";
 export type { ImportFact };
 
 /** What import resolution may look at: the repository's files. */

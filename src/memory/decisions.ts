@@ -18,8 +18,8 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { Db } from "../db/client.ts";
 import * as Q from "../db/cypher.ts";
-import type { FileFacts } from "../index/facts.ts";
-import { fileId, shortHash, type SymbolNode, symbolNodes, wordsOf } from "../index/model.ts";
+import type { FileFacts } from "../graph/facts.ts";
+import { fileId, shortHash, type SymbolNode, symbolNodes, wordsOf } from "../graph/model.ts";
 import { maxFileBytes } from "../index/scan.ts";
 import { ignoreList } from "../index/walk.ts";
 

@@ -17,7 +17,7 @@ import type { Db, Row } from "../db/client.ts";
 import * as W from "../db/cypher.ts";
 import * as Q from "../db/queries.ts";
 import { CgraphError } from "../errors.ts";
-import { fileId, wordsOf } from "../index/model.ts";
+import { fileId, wordsOf } from "../graph/model.ts";
 import { byLocation, type GraphReader, isFile, type NodeRef } from "../query/graph.ts";
 
 export const NOTE_KINDS = ["note", "decision", "bug", "todo"] as const;

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import * as Q from "../db/queries.ts";
 import { CgraphError } from "../errors.ts";
-import { fileId } from "../index/model.ts";
+import { fileId } from "../graph/model.ts";
 import { headCommit } from "../project/identity.ts";
 import { displayName, sanitizeName } from "../project/names.ts";
 import * as F from "../query/format.ts";

@@ -4,8 +4,8 @@
  */
 import type { Db, Params, Row } from "../db/client.ts";
 import * as Q from "../db/queries.ts";
-import type { SymbolKind } from "../index/facts.ts";
-import type { EdgeType } from "../index/model.ts";
+import type { SymbolKind } from "../graph/facts.ts";
+import type { EdgeType } from "../graph/model.ts";
 
 export type NodeKind = SymbolKind | "File";
 export type Direction = Q.Direction;
@@ -40,7 +40,7 @@ export interface Link {
   depth: number;
 }
 
-export { SYMBOL_KINDS } from "../index/facts.ts";
+export { SYMBOL_KINDS } from "../graph/facts.ts";
 
 export function isFile(n: NodeRef): boolean {
   return n.kind === "File";

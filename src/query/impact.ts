@@ -4,7 +4,7 @@
  * each symbol at its smallest distance, grouped by file.
  */
 import { isProduction } from "./role.ts";
-import type { EdgeType } from "../index/model.ts";
+import type { EdgeType } from "../graph/model.ts";
 import type { Direction, GraphReader, Link, NodeRef } from "./graph.ts";
 import { byDepthThenLocation, byTotal, expand } from "./neighbors.ts";
 import type { Resolved } from "./resolve_symbol.ts";

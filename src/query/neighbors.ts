@@ -2,7 +2,7 @@
  * Neighbourhoods: callers and callees to a depth (breadth-first, one bounded query per level, each
  * node once, so it never loops), and dependencies over chosen relations and directions.
  */
-import { type EdgeType, fileId } from "../index/model.ts";
+import { type EdgeType, fileId } from "../graph/model.ts";
 import {
   byLocation,
   type Direction,

@@ -7,8 +7,8 @@
  */
 import * as Q from "../db/queries.ts";
 import { CgraphError, echo } from "../errors.ts";
-import type { SymbolKind } from "../index/facts.ts";
-import { wordsOf } from "../index/model.ts";
+import type { SymbolKind } from "../graph/facts.ts";
+import { wordsOf } from "../graph/model.ts";
 import { byLocation, type GraphReader, isFile, type NodeRef, SYMBOL_KINDS } from "./graph.ts";
 
 export interface SymbolQuery {

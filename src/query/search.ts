@@ -8,7 +8,7 @@
 import type { Row } from "../db/client.ts";
 import * as Q from "../db/queries.ts";
 import { CgraphError } from "../errors.ts";
-import { wordsOf } from "../index/model.ts";
+import { wordsOf } from "../graph/model.ts";
 import { byLocation, type GraphReader, nodeOf, type NodeRef } from "./graph.ts";
 import { normalizeKind, normalizeName, queryWords } from "./resolve_symbol.ts";
 

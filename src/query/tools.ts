@@ -7,7 +7,7 @@ import { join, relative, resolve, sep } from "node:path";
 import { z } from "zod";
 import { CgraphError } from "../errors.ts";
 import type { IndexSummary } from "../index/indexer.ts";
-import type { EdgeType } from "../index/model.ts";
+import type { EdgeType } from "../graph/model.ts";
 import { formatSummary, summaryJson } from "../index/report.ts";
 import { readInfo } from "../project/catalog.ts";
 import { type ProjectRef, resolveProject } from "../project/identity.ts";

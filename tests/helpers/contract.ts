@@ -3,7 +3,7 @@
  * checks run on the in-memory resolution (scripts/contract.ts) and on the real FalkorDB graph.
  */
 import { parse } from "yaml";
-import type { FileFacts } from "../../src/index/facts.ts";
+import type { FileFacts } from "../../src/graph/facts.ts";
 import type { Resolution } from "../../src/index/resolve/mod.ts";
 
 export interface Contract {
@@ -170,4 +170,4 @@ export function viewOfResolution(facts: FileFacts[], res: Resolution): GraphView
   return { files: facts.length, kinds, edgeCounts, defs, edges };
 }
 
-import { fileId as fileIdOf } from "../../src/index/model.ts";
+import { fileId as fileIdOf } from "../../src/graph/model.ts";

@@ -1,4 +1,4 @@
-import { type Edge, fileId, type SymbolNode } from "../model.ts";
+import { type Edge, fileId, type SymbolNode } from "../../graph/model.ts";
 import {
   type CallShape,
   CONF_SCOPE,

@@ -11,7 +11,7 @@
  * incremental run provably equal to a full one.
  */
 import type { LanguageSpec } from "../../lang/spec.ts";
-import type { FileFacts } from "../facts.ts";
+import type { FileFacts } from "../../graph/facts.ts";
 import { Resolver } from "./calls.ts";
 import type { Resolution } from "./model.ts";
 

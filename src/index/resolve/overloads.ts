@@ -1,5 +1,5 @@
 /** Overload choice that needs no repository: arity, and how primitive types convert. */
-import type { DefFact, FileFacts } from "../facts.ts";
+import type { DefFact, FileFacts } from "../../graph/facts.ts";
 
 /**
  * Overloads of one name: those whose parameters take `args` arguments. Several left: the one

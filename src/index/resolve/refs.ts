@@ -1,8 +1,8 @@
 /** Small helpers over definitions and the repository's files, shared by the resolver parts. */
 import type { RepoFiles } from "../../lang/spec.ts";
 import { dirOf } from "../../lang/paths.ts";
-import type { DefFact, FileFacts } from "../facts.ts";
-import { TYPE_KINDS } from "../facts.ts";
+import type { DefFact, FileFacts } from "../../graph/facts.ts";
+import { TYPE_KINDS } from "../../graph/facts.ts";
 import type { DefRef, FileScope } from "./model.ts";
 
 export function push<K, V>(map: Map<K, Map<string, V[]>>, key: K, name: string, value: V): void {

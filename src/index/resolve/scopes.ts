@@ -1,8 +1,8 @@
 import type { LanguageSpec, RepoFiles } from "../../lang/spec.ts";
 import { dirOf } from "../../lang/paths.ts";
-import type { FileFacts, TypeHint } from "../facts.ts";
-import { TYPE_KINDS } from "../facts.ts";
-import { type Edge, fileId, symbolNodes } from "../model.ts";
+import type { FileFacts, TypeHint } from "../../graph/facts.ts";
+import { TYPE_KINDS } from "../../graph/facts.ts";
+import { type Edge, fileId, symbolNodes } from "../../graph/model.ts";
 import {
   type Binding,
   type CallShape,

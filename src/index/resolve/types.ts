@@ -1,6 +1,6 @@
 import { dirOf } from "../../lang/paths.ts";
-import { TYPE_KINDS } from "../facts.ts";
-import type { TypeHint } from "../facts.ts";
+import { TYPE_KINDS } from "../../graph/facts.ts";
+import type { TypeHint } from "../../graph/facts.ts";
 import { CONF_TYPED, type DefRef, type FileScope, MAX_DEPTH, type TypeOf } from "./model.ts";
 import { depthOf, isType, packageOf } from "./refs.ts";
 import { lastDot, literalType, matchingParen, openingParen, splitArgs } from "./text.ts";

@@ -1,5 +1,5 @@
 /** Import handling shared by the JVM languages (Java, Kotlin): package-based imports. */
-import type { ImportFact } from "../../index/facts.ts";
+import type { ImportFact } from "../../graph/facts.ts";
 import type { RepoFiles } from "../spec.ts";
 
 /**

@@ -1,4 +1,4 @@
-import type { ImportFact } from "../../index/facts.ts";
+import type { ImportFact } from "../../graph/facts.ts";
 import type { LanguageSpec, RepoFiles } from "../spec.ts";
 import { pathModuleName, relativeFiles } from "../paths.ts";
 import query from "./tags.scm" with { type: "text" };

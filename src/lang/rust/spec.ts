@@ -1,4 +1,4 @@
-import type { ImportFact } from "../../index/facts.ts";
+import type { ImportFact } from "../../graph/facts.ts";
 import type { LanguageSpec, RepoFiles } from "../spec.ts";
 import { pathModuleName } from "../paths.ts";
 import { prepareMacros } from "./macros.ts";
