@@ -123,49 +123,24 @@ function oracleCommand(p: CorpusEntry, root: string, out: string): { cmd: string
     ...(p.oracleArgs ?? []),
   ];
   const o = join(HERE, "oracles");
+  // Every oracle takes --root and --out, then the project's selection.
+  const io = ["--root", root, "--out", out];
+  const deno = (script: string) => ({
+    cmd: ["deno", "run", "-A", join(o, script), ...io, "--language", p.language, ...sel],
+  });
   switch (p.language) {
     case "typescript":
     case "javascript":
-      return {
-        cmd: [
-          "deno",
-          "run",
-          "-A",
-          join(o, "typescript.ts"),
-          "--root",
-          root,
-          "--out",
-          out,
-          "--language",
-          p.language,
-          ...sel,
-        ],
-      };
-    case "python":
-      return { cmd: ["python3", join(o, "python_jedi.py"), "--root", root, "--out", out, ...sel] };
-    case "java":
-      return {
-        cmd: ["java", "-Xmx6g", join(o, "JavaOracle.java"), "--root", root, "--out", out, ...sel],
-      };
-    case "go":
-      return { cmd: ["go", "run", ".", "--root", root, "--out", out, ...sel], cwd: join(o, "go") };
+      return deno("typescript.ts");
     case "c":
     case "cpp":
-      return {
-        cmd: [
-          "deno",
-          "run",
-          "-A",
-          join(o, "clang.ts"),
-          "--root",
-          root,
-          "--out",
-          out,
-          "--language",
-          p.language,
-          ...sel,
-        ],
-      };
+      return deno("clang.ts");
+    case "python":
+      return { cmd: ["python3", join(o, "python_jedi.py"), ...io, ...sel] };
+    case "java":
+      return { cmd: ["java", "-Xmx6g", join(o, "JavaOracle.java"), ...io, ...sel] };
+    case "go":
+      return { cmd: ["go", "run", ".", ...io, ...sel], cwd: join(o, "go") };
   }
   throw new Error(`no oracle for ${p.language}`);
 }

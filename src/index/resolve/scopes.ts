@@ -376,43 +376,41 @@ export abstract class Scopes {
   }
 
   exportedFrom(path: string, name: string, depth: number, alias?: string): DefRef[] {
-    {
-      const scope = this.scopes.get(path);
-      if (!scope) return [];
-      // Top-level and namespace members (C#, C++) are reachable by their simple name.
-      let hits = scope.exports.get(name) ?? [];
-      if (!hits.length && name === "default" && scope.facts.defaultExport) {
-        hits = this.exported([path], scope.facts.defaultExport, depth + 1);
-      }
-      if (!hits.length && name === "default") {
-        const named = alias ? scope.children.get(-1)?.get(alias) ?? [] : [];
-        const top = scope.refs.filter((r) => r.def.parent < 0);
-        hits = named.length ? named : top.length === 1 ? top : [];
-      }
-      if (!hits.length) {
-        for (const b of this.bindingsOf(scope).get(name) ?? []) {
-          hits = hits.concat(this.exported(b.files, b.name ?? name, depth + 1));
-        }
-      }
-      if (!hits.length) {
-        // `ib = attrib`, `export const f = g`: a module-level alias of a definition.
-        const alias = this.hintsOf(scope).get(name)?.find((h) =>
-          h.scope === -1 && h.expr && h.expr !== name
-        );
-        if (alias?.expr && /^[\w$.]+$/.test(alias.expr)) {
-          const dot = lastDot(alias.expr);
-          const found = this.resolveCall(scope, -1, {
-            name: dot < 0 ? alias.expr : alias.expr.slice(dot + 1),
-            receiver: dot < 0 ? undefined : alias.expr.slice(0, dot),
-          }, depth + 1);
-          if (found && found.confidence >= CONF_TYPED) hits = found.refs;
-        }
-      }
-      if (!hits.length && scope.wildcards?.length) {
-        hits = this.exported(scope.wildcards, name, depth + 1);
-      }
-      return hits;
+    const scope = this.scopes.get(path);
+    if (!scope) return [];
+    // Top-level and namespace members (C#, C++) are reachable by their simple name.
+    let hits = scope.exports.get(name) ?? [];
+    if (!hits.length && name === "default" && scope.facts.defaultExport) {
+      hits = this.exported([path], scope.facts.defaultExport, depth + 1);
     }
+    if (!hits.length && name === "default") {
+      const named = alias ? scope.children.get(-1)?.get(alias) ?? [] : [];
+      const top = scope.refs.filter((r) => r.def.parent < 0);
+      hits = named.length ? named : top.length === 1 ? top : [];
+    }
+    if (!hits.length) {
+      for (const b of this.bindingsOf(scope).get(name) ?? []) {
+        hits = hits.concat(this.exported(b.files, b.name ?? name, depth + 1));
+      }
+    }
+    if (!hits.length) {
+      // `ib = attrib`, `export const f = g`: a module-level alias of a definition.
+      const alias = this.hintsOf(scope).get(name)?.find((h) =>
+        h.scope === -1 && h.expr && h.expr !== name
+      );
+      if (alias?.expr && /^[\w$.]+$/.test(alias.expr)) {
+        const dot = lastDot(alias.expr);
+        const found = this.resolveCall(scope, -1, {
+          name: dot < 0 ? alias.expr : alias.expr.slice(dot + 1),
+          receiver: dot < 0 ? undefined : alias.expr.slice(0, dot),
+        }, depth + 1);
+        if (found && found.confidence >= CONF_TYPED) hits = found.refs;
+      }
+    }
+    if (!hits.length && scope.wildcards?.length) {
+      hits = this.exported(scope.wildcards, name, depth + 1);
+    }
+    return hits;
   }
 
   /** Names visible package-wide to this file (built once per package). */
