@@ -27,7 +27,7 @@ export function roleOf(path: string): Role {
   const parts = path.split("/");
   const file = parts[parts.length - 1];
   if (GENERATED.test(file)) return "generated";
-  const spec = languageOf(path, path.endsWith(".h"));
+  const spec = languageOf(path);
   if (spec?.testFiles?.test(path)) return "test";
   for (const dir of parts.slice(0, -1)) {
     for (const [pattern, role] of DIRS) if (pattern.test(dir)) return role;
