@@ -12,7 +12,7 @@ import { deleteGraphs } from "../src/project/catalog.ts";
 import { resolveProject } from "../src/project/identity.ts";
 import { keysFor } from "../src/project/names.ts";
 import { childEnv, connectMcp, dbUrl, type McpSession, textOf } from "../tests/helpers/mcp.ts";
-import { STRUCTURAL_TOOL_NAMES } from "../src/query/tools.ts";
+import { STRUCTURAL_TOOL_NAMES } from "../src/tools/registry.ts";
 import { INSTRUCTIONS } from "../src/mcp/server.ts";
 import { savingPercent, TOKENIZER, tokens } from "../tests/helpers/tokens.ts";
 import { generateRepo, generateSameName } from "./genrepo.ts";

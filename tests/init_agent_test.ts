@@ -8,7 +8,7 @@ import assert, { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
 import { upsertSection } from "../src/agent/init.ts";
 import { BEGIN_MARKER, END_MARKER, guidanceBody, markedGuidance } from "../src/agent/templates.ts";
-import { TOOLS } from "../src/query/tools.ts";
+import { TOOLS } from "../src/tools/registry.ts";
 import { childEnv, ROOT } from "./helpers/mcp.ts";
 
 async function gitRepo(): Promise<string> {

@@ -14,7 +14,7 @@ import { testDb } from "./helpers/db.ts";
 import { dropProject, indexAs, uniqueName } from "./helpers/graph.ts";
 import { childEnv, connectMcp, dbUrl, type McpSession, ROOT, textOf } from "./helpers/mcp.ts";
 import { savingPercent, tokens } from "./helpers/tokens.ts";
-import { STRUCTURAL_TOOL_NAMES } from "../src/query/tools.ts";
+import { STRUCTURAL_TOOL_NAMES } from "../src/tools/registry.ts";
 
 const PY = join(ROOT, "fixtures/python");
 const opts = { sanitizeOps: false, sanitizeResources: false };

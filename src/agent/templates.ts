@@ -3,10 +3,10 @@
  * body for every client (AGENTS.md, CLAUDE.md, a Cursor rule), kept between marker comments so a
  * later run replaces exactly this section and nothing the user wrote around it.
  *
- * Tools of the table (src/query/tools.ts) that the curated list does not mention are appended by
+ * Tools of the table (src/tools/registry.ts) that the curated list does not mention are appended by
  * name, so the guidance never misses a tool.
  */
-import { TOOLS } from "../query/tools.ts";
+import { TOOLS } from "../tools/registry.ts";
 
 export const BEGIN_MARKER =
   "<!-- cgraph:begin (written by `cgraph init-agent`; edits inside are replaced) -->";

@@ -1,37 +1,18 @@
 /**
- * The tools of this module, spread into THE tool table (src/query/tools.ts): get_schema,
+ * The tools of this module, gathered into THE tool table (src/tools/registry.ts): get_schema,
  * query_graph and ask, with their CLI twins `cgraph schema`, `cgraph cypher`, `cgraph ask`.
  */
 import { z } from "zod";
 import { CgraphError } from "../errors.ts";
 import { displayName } from "../project/names.ts";
 import * as F from "../query/format.ts";
-import type { CallOptions, ProjectArgs, Session } from "../query/session.ts";
-import type { Answer, ToolDef } from "../query/tools.ts";
-import { COMMON, READ } from "../query/tool_kit.ts";
+import type { CallOptions } from "../query/session.ts";
+import { clamp, projectArgs, READ, tool, type ToolDef } from "../query/tool_kit.ts";
 import { ask, type AskResult } from "./ask.ts";
 import { type Llm, noModelError, samplingLlm, serverModel } from "./llm.ts";
 import { contextLine, type ContextNode, queryTimeoutMs, runReadOnly, tableLines } from "./run.ts";
 import { formatSchema, liveSchema, schemaResult } from "./schema.ts";
 import { knownSchema, validateCypher } from "./validate.ts";
-
-// The arguments every tool takes (as in src/query/tools.ts).
-
-const projectArgs = (a: ProjectArgs): ProjectArgs => ({
-  project: a.project,
-  branch: a.branch,
-  path: a.path,
-});
-
-type Args = ProjectArgs & Record<string, unknown>;
-
-function def(
-  d: Omit<ToolDef, "run"> & {
-    run(session: Session, args: Args, call: CallOptions): Promise<Answer>;
-  },
-): ToolDef {
-  return { ...d, shape: { ...d.shape, ...COMMON }, run: d.run as ToolDef["run"] };
-}
 
 export interface QueryResult {
   type: "query";
@@ -88,7 +69,7 @@ export function modelFor(call: CallOptions): Llm {
 }
 
 export const ASK_TOOLS: ToolDef[] = [
-  def({
+  tool({
     name: "get_schema",
     description: "Graph schema: labels, relationship types, properties (with counts) and " +
       "example Cypher for query_graph.",
@@ -102,7 +83,7 @@ export const ASK_TOOLS: ToolDef[] = [
       return { data: { ...r }, text: (n) => formatSchema(r, n), notes: t.notes };
     },
   }),
-  def({
+  tool({
     name: "query_graph",
     description: "Run one read-only Cypher query (see get_schema); a compact table. Writes are " +
       "refused; timeout and row cap apply.",
@@ -120,9 +101,7 @@ export const ASK_TOOLS: ToolDef[] = [
     },
     async run(session, a, call) {
       const notes: string[] = [];
-      const want = Number(a.limit);
-      const cap = Math.min(5000, Math.max(1, Math.trunc(want)));
-      if (cap !== want) notes.push(`limit ${want} clamped to ${cap}`);
+      const cap = clamp("limit", a.limit, 1, 5000, notes);
       const params = parseParams(a.params);
       const t = await session.target(projectArgs(a), call);
       const s = await liveSchema(t.reader.db, t.info, queryTimeoutMs());
@@ -144,7 +123,7 @@ export const ASK_TOOLS: ToolDef[] = [
       };
     },
   }),
-  def({
+  tool({
     name: "ask",
     description: "Ask about the code in plain words: a model writes read-only Cypher, it runs, " +
       "the answer cites path:line. Returns the Cypher.",

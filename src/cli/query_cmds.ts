@@ -1,5 +1,5 @@
 /**
- * The CLI twins of the MCP tools, generated from the tool table (src/query/tools.ts): the same
+ * The CLI twins of the MCP tools, generated from the tool table (src/tools/registry.ts): the same
  * arguments (positionals for the main ones, `--kebab-case` options for the rest, `-C`/`--path`,
  * `--project`, `--branch`, `--json`), and exactly the tool's text on stdout. (`delete` and
  * `migrate` manage graphs and have no tool: see catalog_cmds.ts.)
@@ -9,7 +9,8 @@ import { z } from "zod";
 import { CgraphError } from "../errors.ts";
 import { progressBar } from "../index/report.ts";
 import { Session } from "../query/session.ts";
-import { execute, type ToolDef, TOOLS } from "../query/tools.ts";
+import { execute } from "../tools/execute.ts";
+import { type ToolDef, TOOLS } from "../tools/registry.ts";
 import { type Command, parseCommandArgs } from "./command.ts";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;

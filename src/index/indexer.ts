@@ -15,7 +15,7 @@ import * as Q from "../db/cypher.ts";
 import * as R from "../db/queries.ts";
 import { languageByName } from "../lang/registry.ts";
 import { log } from "../log.ts";
-import { syncDecisions } from "../memory/decisions.ts";
+import { syncDecisions } from "./decisions.ts";
 import { bindProject } from "../project/catalog.ts";
 import type { ProjectRef } from "../project/identity.ts";
 import { VERSION } from "../version.ts";

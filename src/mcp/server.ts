@@ -1,5 +1,5 @@
 /**
- * `cgraph mcp [path]`: the MCP server over stdio. Every tool of the table in src/query/tools.ts,
+ * `cgraph mcp [path]`: the MCP server over stdio. Every tool of the table in src/tools/registry.ts,
  * with `path` (default: the current directory) as the default project. Stdout carries protocol
  * only: logs go to stderr, and console output is redirected there too. Ends cleanly when stdin
  * closes or on SIGTERM / SIGINT, closing the database connection.
@@ -18,7 +18,8 @@ import type { Progress } from "../index/indexer.ts";
 import { log } from "../log.ts";
 import { Session, type SessionOptions } from "../query/session.ts";
 import type { ToolAnnotations } from "../query/tool_kit.ts";
-import { execute, TOOLS } from "../query/tools.ts";
+import { execute } from "../tools/execute.ts";
+import { TOOLS } from "../tools/registry.ts";
 import { VERSION } from "../version.ts";
 
 export const INSTRUCTIONS =

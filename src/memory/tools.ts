@@ -1,6 +1,6 @@
 /**
  * The memory tools (remember, forget, recall, memory_linked_search) for the tool table in
- * src/query/tools.ts, and the one-line hint get_context and impact_analysis add when notes or
+ * src/tools/registry.ts, and the one-line hint get_context and impact_analysis add when notes or
  * decisions exist for a symbol they list.
  */
 import { z } from "zod";
@@ -21,8 +21,7 @@ import {
 import { byDepthThenLocation, fileOf, mergeParallel } from "../query/neighbors.ts";
 import { queryWords, resolveSymbol } from "../query/resolve_symbol.ts";
 import type { CallOptions, ProjectArgs, Session, Target } from "../query/session.ts";
-import type { Answer, ToolDef } from "../query/tools.ts";
-import { clamp, COMMON, projectArgs, READ, type ToolAnnotations } from "../query/tool_kit.ts";
+import { clamp, projectArgs, READ, tool, type ToolDef } from "../query/tool_kit.ts";
 import { type Commit, historyOf } from "./history.ts";
 import {
   checkTags,
@@ -34,23 +33,6 @@ import {
   place,
   type Placement,
 } from "./notes.ts";
-
-// The tool table's shared arguments (kept in step with src/query/tools.ts, which imports this).
-
-function tool<S extends z.ZodRawShape>(def: {
-  name: string;
-  description: string;
-  shape: S;
-  annotations: ToolAnnotations;
-  cli: NonNullable<ToolDef["cli"]>;
-  run(
-    session: Session,
-    args: z.output<z.ZodObject<S & typeof COMMON>>,
-    call: CallOptions,
-  ): Promise<Answer>;
-}): ToolDef {
-  return { ...def, shape: { ...def.shape, ...COMMON }, run: def.run as ToolDef["run"] };
-}
 
 function day(iso: string): string {
   return iso.slice(0, 10);

@@ -1,7 +1,8 @@
 /**
- * THE tool table: every MCP tool and its CLI twin, defined once (name, description, zod input
- * schema, annotations, runner). The MCP server registers these; the CLI generates its commands
- * from them and prints exactly the tool's text, so the two cannot drift apart.
+ * The structural tools (indexing, search, callers/callees, dependencies, impact, paths, context,
+ * cycles, stats, projects): each defined once (name, description, zod input schema, annotations,
+ * runner). src/tools/registry.ts gathers them with the ask and memory tools into the table the
+ * MCP server registers and the CLI generates its commands from.
  */
 import { join, relative, resolve, sep } from "node:path";
 import { z } from "zod";
@@ -24,45 +25,17 @@ import { normalizeFile, resolveSymbol } from "./resolve_symbol.ts";
 import { search } from "./search.ts";
 import type { CallOptions, ProjectArgs, Session } from "./session.ts";
 import { stats } from "./stats.ts";
-import { clamp, COMMON, projectArgs, READ, type ToolAnnotations, WRITE } from "./tool_kit.ts";
+import {
+  type Answer,
+  answer,
+  clamp,
+  projectArgs,
+  READ,
+  tool,
+  type ToolDef,
+  WRITE,
+} from "./tool_kit.ts";
 import { DOCS_BY_ID } from "../db/queries.ts";
-import { ASK_TOOLS } from "../ask/tools.ts";
-import { MEMORY_TOOLS, memoryHint } from "../memory/tools.ts";
-
-/** What a tool answers: compact text, and the same facts as data (JSON / structuredContent). */
-export interface ToolOutput {
-  text: string;
-  data: Record<string, unknown>;
-}
-
-export type { ToolAnnotations } from "./tool_kit.ts";
-
-export interface CliSpec {
-  /** `cgraph <command>` */
-  command: string;
-  /** Arguments taken positionally, in order (the rest are --options). */
-  positionals: string[];
-  /** The last positional takes every remaining word (`cgraph search parse url`). */
-  rest?: boolean;
-  summary: string;
-}
-
-export interface ToolDef {
-  name: string;
-  description: string;
-  shape: z.ZodRawShape;
-  annotations: ToolAnnotations;
-  /** The CLI twin; absent when an existing command plays that part (index_repo: `cgraph index`). */
-  cli?: CliSpec;
-  run(session: Session, args: Record<string, unknown>, call: CallOptions): Promise<Answer>;
-}
-
-/** A runner's answer: data, its text rendering (without notes), and header notes. */
-export interface Answer {
-  data: Record<string, unknown>;
-  text: (notes: string[]) => string;
-  notes: string[];
-}
 
 // ---- shared argument schemas ------------------------------------------------------------------
 
@@ -81,33 +54,6 @@ const LIST = {
   include_tests: z.boolean().default(false),
   include_guesses: z.boolean().default(false),
 };
-
-function tool<S extends z.ZodRawShape>(def: {
-  name: string;
-  description: string;
-  shape: S;
-  annotations: ToolAnnotations;
-  cli?: CliSpec;
-  run(
-    session: Session,
-    args: z.output<z.ZodObject<S & typeof COMMON>>,
-    call: CallOptions,
-  ): Promise<Answer>;
-}): ToolDef {
-  return {
-    ...def,
-    shape: { ...def.shape, ...COMMON },
-    run: def.run as ToolDef["run"],
-  };
-}
-
-function answer(
-  data: { type: string } & object,
-  render: (notes: string[]) => string,
-  notes: string[],
-): Answer {
-  return { data: data as Record<string, unknown>, text: render, notes };
-}
 
 // ---- indexing ---------------------------------------------------------------------------------
 
@@ -145,7 +91,7 @@ function summaryAnswer(s: IndexSummary, first?: string): Answer {
 
 // ---- the table --------------------------------------------------------------------------------
 
-export const TOOLS: ToolDef[] = [
+export const QUERY_TOOLS: ToolDef[] = [
   tool({
     name: "index_repo",
     description:
@@ -290,15 +236,14 @@ export const TOOLS: ToolDef[] = [
       const t = await session.target(projectArgs(a), call);
       const resolved = await resolveSymbol(t.reader, { name: a.symbol, file: a.file }, t.root);
       const r = await impact(t.reader, resolved, a.direction, depth, limit);
-      const hint = await memoryHint(
-        t,
-        r.groups.flatMap((g) => [g.target, ...g.files.flatMap((f) => f.links.map((l) => l.node))]),
-      );
-      return answer(r, (n) => F.formatImpact(r, n), [
-        ...notes,
-        ...t.notes,
-        ...(hint ? [hint] : []),
+      const listed = r.groups.flatMap((g) => [
+        g.target,
+        ...g.files.flatMap((f) => f.links.map((l) => l.node)),
       ]);
+      return answer(r, (n) => F.formatImpact(r, n), [...notes, ...t.notes], {
+        target: t,
+        nodes: listed,
+      });
     },
   }),
   tool({
@@ -407,8 +352,7 @@ export const TOOLS: ToolDef[] = [
         g.target,
         ...[g.callers, g.callees, g.parents, g.children].flatMap((s) => s.links.map((l) => l.node)),
       ]);
-      const hint = await memoryHint(t, listed);
-      return answer(r, (n) => F.formatContext(r, n), [...t.notes, ...(hint ? [hint] : [])]);
+      return answer(r, (n) => F.formatContext(r, n), t.notes, { target: t, nodes: listed });
     },
   }),
   tool({
@@ -458,14 +402,7 @@ export const TOOLS: ToolDef[] = [
       return answer(r, (n) => F.formatProjects(r, n), []);
     },
   }),
-  ...ASK_TOOLS,
-  ...MEMORY_TOOLS,
 ];
-
-/** The structural tools (everything but ask and memory): the set the tools/list budget is for. */
-export const STRUCTURAL_TOOL_NAMES: string[] = TOOLS
-  .filter((t) => !ASK_TOOLS.includes(t) && !MEMORY_TOOLS.includes(t))
-  .map((t) => t.name);
 
 async function runCalls(
   type: "callers" | "callees",
@@ -500,111 +437,4 @@ async function runCalls(
     includeGuesses: a.include_guesses || a.format === "json",
   });
   return answer(r, (n) => F.formatCalls(r, n), [...notes, ...t.notes]);
-}
-
-export function toolByName(name: string): ToolDef | undefined {
-  return TOOLS.find((t) => t.name === name);
-}
-
-/**
- * JSON answers leave out internal ids (they mean nothing outside the database), and nodes met on
- * the way (neighbours, hops, referrers, cycle members) carry only what locates them.
- */
-function jsonReplacer(key: string, value: unknown): unknown {
-  if (key === "id" || key === "via") return undefined;
-  if ((key === "node" || key === "from") && isNode(value)) return slim(value);
-  if (key === "nodes" && Array.isArray(value)) return value.map((v) => (isNode(v) ? slim(v) : v));
-  return value;
-}
-
-function isNode(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && "qualified_name" in v && "kind" in v;
-}
-
-function slim(n: Record<string, unknown>): Record<string, unknown> {
-  return { qualified_name: n.qualified_name, kind: n.kind, path: n.path, line: n.line };
-}
-
-export interface Executed {
-  text: string;
-  /** The JSON object (format json), also sent as MCP structuredContent. */
-  json?: Record<string, unknown>;
-}
-
-/**
- * Validates arguments, runs a tool, and renders its answer as text or JSON. Errors are thrown
- * (CgraphError for anything the caller can fix); the MCP server and the CLI render them.
- */
-export async function execute(
-  def: ToolDef,
-  session: Session,
-  rawArgs: Record<string, unknown>,
-  call: CallOptions = {},
-): Promise<Executed> {
-  const bad = badStrings(rawArgs);
-  if (bad) throw new CgraphError(`Invalid arguments for ${def.name}: ${bad}`);
-  const parsed = z.object(def.shape).strict().safeParse(rawArgs);
-  if (!parsed.success) throw new CgraphError(argumentError(def, parsed.error));
-  const args = parsed.data as Record<string, unknown>;
-  let result: Answer;
-  try {
-    result = await def.run(session, args, call);
-  } catch (err) {
-    await session.noteError(err);
-    throw err;
-  }
-  if (args.format === "json") {
-    const notes = result.notes.length ? { notes: result.notes } : {};
-    const text = JSON.stringify({ ...result.data, ...notes }, jsonReplacer);
-    return { text, json: JSON.parse(text) };
-  }
-  return { text: result.text(result.notes) };
-}
-
-/** Longest string an argument may be, by name (default 1,000 characters). */
-const STRING_CAPS: Record<string, number> = {
-  text: 65_536,
-  cypher: 20_000,
-  question: 4000,
-  query: 500,
-};
-
-/**
- * Strings no tool takes: control characters (NUL cuts a parameter short in the database) and
- * bidirectional overrides (text that reads differently than it is), and strings past their cap.
- */
-export function badStrings(args: Record<string, unknown>): string | undefined {
-  // deno-lint-ignore no-control-regex
-  const control = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
-  const check = (name: string, v: unknown): string | undefined => {
-    if (typeof v === "string") {
-      const cap = STRING_CAPS[name] ?? 1000;
-      if (v.length > cap) return `${name}: at most ${cap} characters (got ${v.length})`;
-      const m = v.match(control);
-      if (m) {
-        const code = m[0].charCodeAt(0).toString(16).padStart(4, "0");
-        return `${name}: control or direction character U+${code} is not allowed`;
-      }
-    } else if (Array.isArray(v)) {
-      for (const x of v) {
-        const problem = check(name, x);
-        if (problem) return problem;
-      }
-    }
-    return undefined;
-  };
-  for (const [name, v] of Object.entries(args ?? {})) {
-    const problem = check(name, v);
-    if (problem) return problem;
-  }
-  return undefined;
-}
-
-/** One line per problem: `depth: expected number, received string`. */
-export function argumentError(def: ToolDef, error: z.ZodError): string {
-  const problems = error.issues.map((i) => {
-    const where = i.path.length ? i.path.join(".") : "arguments";
-    return `${where}: ${i.message}`;
-  });
-  return `Invalid arguments for ${def.name}: ${problems.join("; ")}`;
 }

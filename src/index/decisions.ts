@@ -20,8 +20,8 @@ import type { Db } from "../db/client.ts";
 import * as Q from "../db/cypher.ts";
 import type { FileFacts } from "../graph/facts.ts";
 import { fileId, shortHash, type SymbolNode, symbolNodes, wordsOf } from "../graph/model.ts";
-import { maxFileBytes } from "../index/scan.ts";
-import { ignoreList } from "../index/walk.ts";
+import { maxFileBytes } from "./scan.ts";
+import { ignoreList } from "./walk.ts";
 
 /** Bumped when parsing or linking changes, so every decision is rewritten once. */
 const PARSER_VERSION = "1";
