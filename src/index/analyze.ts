@@ -83,10 +83,11 @@ export function analyze(
       const kind = KIND_BY_CAPTURE[c.name];
       const nameNode = byName.get("name");
       if (kind && nameNode) {
-        if (seenDefs.has(c.node.id)) continue;
-        seenDefs.add(c.node.id);
+        const node = wrapperOf(c.node, spec);
+        if (seenDefs.has(node.id)) continue;
+        seenDefs.add(node.id);
         containers.push({
-          node: c.node,
+          node,
           nameNode,
           name: cleanName(nameNode.text),
           kind,
@@ -259,7 +260,8 @@ export function analyze(
       receiver: receiver || undefined,
       // The callee's name token, unless it lies outside the call (`super(...)` names the base
       // class in the class header).
-      line: (contains(call.node, call.name) ? call.name : call.node).startPosition.row + 1,
+      line: (!call.delegate || contains(call.node, call.name) ? call.name : call.node)
+        .startPosition.row + 1,
       isNew: call.isNew || undefined,
       delegate: call.delegate || undefined,
       ...(args !== undefined ? { args } : {}),
@@ -455,35 +457,41 @@ function argsOf(node: Node, typed: boolean): string[] | undefined {
   if (!list) return undefined;
   const out: string[] = [];
   let named = false;
+  // Each `.type` and `.text` of a node is a call into the parser: read each once.
   for (const raw of list.namedChildren) {
-    if (!raw || /comment/.test(raw.type)) continue;
-    if (/splat|spread|block_argument/.test(raw.type) || /^(\.\.\.|\*)/.test(raw.text)) {
-      return undefined;
-    }
-    // `argument` / `value_argument` wrap the expression (and a name: `f(x = 1)`, `F(x: 1)`).
-    const wrapped = /^(argument|value_argument)$/.test(raw.type);
-    const a = wrapped ? raw.namedChildren[raw.namedChildren.length - 1] ?? raw : raw;
-    if (
-      wrapped && raw.namedChildren.length > 1 &&
-      /=|:/.test(raw.text.slice(0, raw.text.indexOf(a.text)))
-    ) {
-      named = true;
+    if (!raw) continue;
+    const rawType = raw.type;
+    if (rawType.includes("comment")) continue;
+    if (/splat|spread|block_argument|variadic/.test(rawType)) return undefined;
+    // `argument` / `value_argument` wrap the expression (and a name: `f(x = 1)`, `F(x: 1)`, or a
+    // spread: Kotlin `f(*xs)`).
+    const wrapped = rawType === "argument" || rawType === "value_argument";
+    let a = raw;
+    let aType = rawType;
+    if (wrapped) {
+      const inner = raw.namedChildren;
+      a = inner[inner.length - 1] ?? raw;
+      aType = a.type;
+      const head = raw.text.slice(0, a.startIndex - raw.startIndex);
+      if (/^\s*\*/.test(head)) return undefined;
+      if (inner.length > 1 && /=|:/.test(head)) named = true;
     }
     // Only overload choice reads literal types; a bare name may be a function passed as a value.
-    out.push(named ? "" : typed ? argType(a) : bareName(a));
+    out.push(named ? "" : typed ? argType(a, aType) : bareName(a, aType));
   }
   for (let i = 0; i < trailing; i++) out.push("");
   return out;
 }
 
 /** `=name` for an argument that is a bare name, else "". */
-function bareName(a: Node): string {
-  return a.type === "identifier" && a.text.length <= 80 ? `=${a.text}` : "";
+function bareName(a: Node, t: string): string {
+  if (t !== "identifier") return "";
+  const text = a.text;
+  return text.length <= 80 ? `=${text}` : "";
 }
 
 /** The static type an argument shows: a literal's, a constructed type, `=name` for a variable. */
-function argType(a: Node): string {
-  const t = a.type;
+function argType(a: Node, t: string): string {
   if (
     /^(string|string_literal|template_string|interpreted_string_literal|raw_string_literal|text_block|line_string_literal|multi_line_string_literal|verbatim_string_literal|interpolated_string_expression|raw_string_literal)$/
       .test(t)
@@ -667,6 +675,17 @@ function docstringOf(node: Node): string {
   const str = first.namedChild(0);
   if (!str || str.type !== "string") return "";
   return trimDoc(str.text.replace(/^[rRuUbB]*("""|'''|"|')/, "").replace(/("""|'''|"|')$/, ""));
+}
+
+/** The statement that only wraps this definition (spec.definitionWrappers), else the node. */
+function wrapperOf(node: Node, spec: LanguageSpec): Node {
+  const wrappers = spec.definitionWrappers;
+  if (!wrappers) return node;
+  let n = node;
+  for (let p = n.parent; p && wrappers.includes(p.type) && p.namedChildCount === 1; p = n.parent) {
+    n = p;
+  }
+  return n;
 }
 
 function commentDocOf(node: Node): string {

@@ -132,4 +132,11 @@ export interface LanguageSpec {
   typeWrappers?: string[];
   /** Type names that mean "no value" in a union (`None`, `null`, `undefined`). */
   nullTypes?: string[];
+  /**
+   * Statements that only wrap one definition (`const f = ...` around its declarator,
+   * `exports.f = ...` around its assignment). tags.scm captures the inner node, which matches far
+   * faster than a pattern rooted at a statement; the definition is then the wrapper (its doc,
+   * signature and range), as if the pattern had captured it.
+   */
+  definitionWrappers?: string[];
 }

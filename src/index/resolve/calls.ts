@@ -25,6 +25,7 @@ export class Resolver extends Types {
     for (const scope of this.scopes.values()) {
       edges.get(scope.facts.path)!.push(...this.definesEdges(scope));
     }
+    this.structureKnown = true;
     this.bindArguments();
     this.typeCache.clear(); // typed before parameters knew their values
 
@@ -201,9 +202,17 @@ export class Resolver extends Types {
         if (!argTypes?.some((a) => /^=[\w$]+$/.test(a) && defined.has(a.slice(1)))) continue;
         this.line = call.line;
         this.lineFile = scope.facts.path;
-        this.lineFile = scope.facts.path;
+        // The arguments that are functions first: most bare names passed are plain values, and
+        // resolving them is cheaper than resolving the call.
+        let values: DefRef[][];
         let found: Found | undefined;
         try {
+          values = argTypes.map((a) =>
+            /^=[\w$]+$/.test(a) && defined.has(a.slice(1))
+              ? this.functionsOf(scope, call.from, a.slice(1), 1)
+              : []
+          );
+          if (!values.some((fns) => fns.length)) continue;
           found = this.resolveCall(scope, call.from, call, 0);
         } catch {
           continue;
@@ -211,10 +220,8 @@ export class Resolver extends Types {
         const target = found?.refs.length === 1 ? found.refs[0] : undefined;
         const names = target?.def.paramNames;
         if (!target || !names || isType(target)) continue;
-        argTypes.forEach((a, i) => {
-          if (!/^=[\w$]+$/.test(a) || !names[i]) return;
-          const fns = this.functionsOf(scope, call.from, a.slice(1), 1);
-          if (!fns.length) return;
+        values.forEach((fns, i) => {
+          if (!fns.length || !names[i]) return;
           const key = `${target.node.id}\0${names[i]}`;
           const list = this.paramValues.get(key) ?? [];
           for (const f of fns) if (!list.includes(f)) list.push(f);
@@ -377,6 +384,21 @@ export class Resolver extends Types {
     return this.isSubtype(a, p) ? 1 : -100;
   }
 
+  /**
+   * The type a constructor's `super(...)` (LanguageSpec.superNames) or `this(...)` (selfNames)
+   * constructs: the enclosing class's base class, or the class itself; undefined for a call
+   * that names its type (Kotlin, C# write it).
+   */
+  delegateTarget(scope: FileScope, from: number, name: string): DefRef[] | undefined {
+    const spec = scope.spec;
+    const isSuper = (spec.superNames ?? []).includes(name);
+    if (!isSuper && !spec.selfNames.includes(name)) return undefined;
+    const type = this.enclosingType(scope, from);
+    if (!type) return [];
+    if (!isSuper) return [type];
+    return this.basesOf(type).filter((b) => b.def.kind === "Class").slice(0, 1);
+  }
+
   resolveCallRaw(
     scope: FileScope,
     from: number,
@@ -386,6 +408,11 @@ export class Resolver extends Types {
     const spec = scope.spec;
     const { name, receiver } = call;
     if (call.isNew) {
+      // `super(...)` / `this(...)` in a constructor: the base's or the own type's constructor.
+      if (call.delegate && !receiver) {
+        const target = this.delegateTarget(scope, from, name);
+        if (target) return target.length ? { refs: target, confidence: CONF_SCOPE } : undefined;
+      }
       const types = receiver
         ? this.memberOfQualifier(scope, from, receiver, name).filter(isType)
         : this.resolveTypeRef(scope, from, name);

@@ -43,6 +43,15 @@ export abstract class Scopes {
   readonly typeCache = new Map<string, { type?: DefRef; known?: boolean; name?: string }>();
   /** Set when a hint was chosen by the call's line (its answer must not be memoised). */
   lineSensitive = false;
+  /**
+   * Set once owners and bases are known: from then on a type's members and a written type's
+   * definitions no longer change, and are memoised (type refs: unless line-sensitive).
+   */
+  structureKnown = false;
+  readonly memberCache = new Map<string, DefRef[]>();
+  readonly typeRefCache = new Map<string, DefRef[]>();
+  readonly localCache = new Map<string, boolean>();
+  readonly fieldCache = new Map<string, TypeHint | undefined>();
   /** What parameters may hold: function values passed by callers, by `def id \0 name`. */
   readonly paramValues = new Map<string, DefRef[]>();
   /** Functions that are classes: their prototype holds methods (`Foo.prototype.m = ...`). */
@@ -147,6 +156,9 @@ export abstract class Scopes {
         from = owners.length === 1 ? owners[0] : undefined;
       }
       if (!from) continue;
+      // Same-named classes of one file (one per test callback): the nearest one above counts.
+      this.line = h.line;
+      this.lineFile = scope.facts.path;
       const targets = distinct(this.resolveTypeRef(scope, from.def.parent, h.name)).filter((t) =>
         t.node.id !== from!.node.id
       );
@@ -449,6 +461,19 @@ export abstract class Scopes {
   }
 
   resolveTypeRef(scope: FileScope, from: number, written: string): DefRef[] {
+    if (!this.structureKnown) return this.resolveTypeRefUncached(scope, from, written);
+    const key = `${scope.facts.path}\0${from}\0${written}`;
+    const known = this.typeRefCache.get(key);
+    if (known) return known;
+    const outer = this.lineSensitive;
+    this.lineSensitive = false;
+    const found = this.resolveTypeRefUncached(scope, from, written);
+    if (!this.lineSensitive) this.typeRefCache.set(key, found);
+    this.lineSensitive ||= outer;
+    return found;
+  }
+
+  resolveTypeRefUncached(scope: FileScope, from: number, written: string): DefRef[] {
     const parts = written.replace(/::/g, ".").split(".").filter(Boolean);
     const name = parts.pop();
     if (!name) return [];
@@ -477,7 +502,18 @@ export abstract class Scopes {
     return undefined;
   }
 
-  member(type: DefRef, name: string, depth = 0, seen = new Set<string>()): DefRef[] {
+  member(type: DefRef, name: string, depth = 0, seen?: Set<string>): DefRef[] {
+    if (depth > 0 || !this.structureKnown) return this.memberUncached(type, name, depth, seen);
+    const key = `${type.node.id}\0${name}`;
+    let found = this.memberCache.get(key);
+    if (!found) {
+      found = this.memberUncached(type, name, depth, seen);
+      this.memberCache.set(key, found);
+    }
+    return found;
+  }
+
+  memberUncached(type: DefRef, name: string, depth = 0, seen = new Set<string>()): DefRef[] {
     if (depth > MAX_DEPTH || seen.has(type.node.id)) return [];
     seen.add(type.node.id);
     let own = this.partsOf(type).flatMap((part) => this.members.get(part.node.id)?.get(name) ?? []);

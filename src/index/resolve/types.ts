@@ -205,6 +205,15 @@ export abstract class Types extends Scopes {
 
   /** A field's hint: declared in the type's body, or assigned `self.x = ...` in its methods. */
   fieldHintOf(ts: FileScope, type: DefRef, field: string): TypeHint | undefined {
+    if (!this.structureKnown) return this.fieldHintOfUncached(ts, type, field);
+    const key = `${type.node.id}\0${field}`;
+    if (this.fieldCache.has(key)) return this.fieldCache.get(key);
+    const hint = this.fieldHintOfUncached(ts, type, field);
+    this.fieldCache.set(key, hint);
+    return hint;
+  }
+
+  fieldHintOfUncached(ts: FileScope, type: DefRef, field: string): TypeHint | undefined {
     const byVar = this.hintsOf(ts);
     const candidates = [field, ...ts.spec.selfNames.map((n) => `${n}.${field}`)].flatMap((v) =>
       byVar.get(v) ?? []
@@ -281,12 +290,30 @@ export abstract class Types extends Scopes {
    * nearer than any definition of that name.
    */
   isLocal(scope: FileScope, from: number, name: string): boolean {
+    if (!this.structureKnown) return this.isLocalUncached(scope, from, name);
+    const key = `${scope.facts.path}\0${from}\0${name}`;
+    let local = this.localCache.get(key);
+    if (local === undefined) {
+      local = this.isLocalUncached(scope, from, name);
+      this.localCache.set(key, local);
+    }
+    return local;
+  }
+
+  isLocalUncached(scope: FileScope, from: number, name: string): boolean {
+    // Whether the innermost hint is declared right there needs no ranking by line: any hint of
+    // that scope is the innermost.
+    const hints = this.hintsOf(scope).get(name);
     for (let at = from; at >= 0; at = scope.refs[at].def.parent) {
       if (scope.children.get(at)?.has(name)) return false;
       const def = scope.refs[at].def;
       if (def.paramNames?.includes(name)) return true;
-      const local = this.hintFor(scope, at, name);
-      if (local?.owner === scope && local.hint.scope === at) return true;
+      if (hints?.length) {
+        if (hints.some((h) => h.scope === at)) return true;
+      } else {
+        const local = this.hintFor(scope, at, name);
+        if (local?.owner === scope && local.hint.scope === at) return true;
+      }
       if (TYPE_KINDS.has(def.kind)) return false;
     }
     return false;

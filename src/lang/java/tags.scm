@@ -65,27 +65,9 @@
   type: (generic_type [(type_identifier) (scoped_type_identifier)] @name)) @reference.new
 
 ; super(...) in a constructor calls the superclass's constructor; this(...) another one of the
-; same class. Both link to the type, like `new`.
-(class_declaration
-  superclass: (superclass [(type_identifier) (scoped_type_identifier)] @name)
-  body: (class_body (constructor_declaration
-    body: (constructor_body (explicit_constructor_invocation constructor: (super)) @reference.super))))
-(class_declaration
-  superclass: (superclass (generic_type [(type_identifier) (scoped_type_identifier)] @name))
-  body: (class_body (constructor_declaration
-    body: (constructor_body (explicit_constructor_invocation constructor: (super)) @reference.super))))
-(class_declaration
-  name: (identifier) @name
-  body: (class_body (constructor_declaration
-    body: (constructor_body (explicit_constructor_invocation constructor: (this)) @reference.super))))
-(enum_declaration
-  name: (identifier) @name
-  body: (enum_body (enum_body_declarations (constructor_declaration
-    body: (constructor_body (explicit_constructor_invocation constructor: (this)) @reference.super)))))
-(record_declaration
-  name: (identifier) @name
-  body: (class_body (constructor_declaration
-    body: (constructor_body (explicit_constructor_invocation constructor: (this)) @reference.super))))
+; same class. Both link to the type, like `new` (the resolver finds which: spec.superNames,
+; selfNames).
+(explicit_constructor_invocation constructor: [(super) (this)] @name) @reference.super
 
 ; Method references: Foo::bar, this::bar, obj::bar (a reference is a use of the method).
 (method_reference . [(identifier) (field_access) (this) (super) (type_identifier) (scoped_type_identifier)] @receiver . (identifier) @name .) @reference.call

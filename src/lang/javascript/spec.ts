@@ -46,6 +46,13 @@ export const JS_COMMON_METHODS: string[] = `
 
 const JS_EXTS = [".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".d.ts"];
 
+/** Statements around a declarator or assignment that tags.scm captures as a definition. */
+export const JS_DEFINITION_WRAPPERS = [
+  "lexical_declaration",
+  "variable_declaration",
+  "expression_statement",
+];
+
 export const javascript: LanguageSpec = {
   name: "javascript",
   grammar: "javascript",
@@ -63,6 +70,7 @@ export const javascript: LanguageSpec = {
   superNames: ["super"],
   mergeSameNamedMembers: true,
   constructorFunctions: true,
+  definitionWrappers: JS_DEFINITION_WRAPPERS,
   moduleName: (path) => jsModuleName(path),
   resolveImport: (imp, fromPath, repo) => resolveJsImport(imp, fromPath, repo, JS_EXTS),
   normalizeImport: normalizeJsImport,

@@ -6,31 +6,29 @@
 (generator_function_declaration name: (identifier) @name) @definition.function
 (class_declaration name: (identifier) @name) @definition.class
 
+; Patterns are rooted at the declarator or the assignment, never at the statement around it: a
+; pattern rooted at a statement stays alive through the statement's whole subtree and costs far more
+; to match. The statement is still the definition (its line, doc and range): spec.definitionWrappers.
+
 ; const f = () => ..., const f = function () {}, var g = function* () {}: named by the variable.
-; The whole declaration is the definition, so its line is the keyword's and its doc is found.
-(lexical_declaration
-  (variable_declarator
-    name: (identifier) @name
-    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
-(variable_declaration
-  (variable_declarator
-    name: (identifier) @name
-    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+(variable_declarator
+  name: (identifier) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+; Wrapped function values: const f = (() => ...), const f = (x => x).
+(variable_declarator
+  name: (identifier) @name
+  value: (parenthesized_expression [(arrow_function) (function_expression)])) @definition.function
 
 ; React components wrapped at definition: const Row = memo((props) => ...), React.forwardRef(...)
-((lexical_declaration
-  (variable_declarator
-    name: (identifier) @name
-    value: (call_expression
-      function: [(identifier) (member_expression)] @_wrapper
-      arguments: (arguments . [(arrow_function) (function_expression)])))) @definition.function
+((variable_declarator
+  name: (identifier) @name
+  value: (call_expression
+    function: [(identifier) (member_expression)] @_wrapper
+    arguments: (arguments . [(arrow_function) (function_expression)]))) @definition.function
   (#match? @_wrapper "^(React\\.)?(memo|forwardRef)$"))
 
 ; const Foo = class extends Bar {}
-(lexical_declaration
-  (variable_declarator name: (identifier) @name value: (class))) @definition.class
-(variable_declaration
-  (variable_declarator name: (identifier) @name value: (class))) @definition.class
+(variable_declarator name: (identifier) @name value: (class)) @definition.class
 
 ; Methods (constructor, getters and setters included) and arrow-function fields of a class.
 (class_body
@@ -42,17 +40,15 @@
     value: [(arrow_function) (function_expression)]) @definition.method)
 
 ; CommonJS and pre-class JavaScript: exports.f = function () {}, Foo.prototype.m = function () {}.
-((expression_statement
-  (assignment_expression
-    left: (member_expression object: (identifier) @_exports property: (property_identifier) @name)
-    right: [(arrow_function) (function_expression)])) @definition.function
+((assignment_expression
+  left: (member_expression object: (identifier) @_exports property: (property_identifier) @name)
+  right: [(arrow_function) (function_expression)]) @definition.function
   (#eq? @_exports "exports"))
-((expression_statement
-  (assignment_expression
-    left: (member_expression
-      object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
-      property: (property_identifier) @name)
-    right: [(arrow_function) (function_expression)])) @definition.function
+((assignment_expression
+  left: (member_expression
+    object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+    property: (property_identifier) @name)
+  right: [(arrow_function) (function_expression)]) @definition.function
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
 ; app.handle = function handle() {} at file level (express style): a method of the object `app`.
@@ -62,58 +58,41 @@
       left: (member_expression object: (identifier) @owner property: (property_identifier) @name)
       right: [(arrow_function) (function_expression)])) @definition.function
   (#not-any-of? @owner "exports" "module" "window" "globalThis"))
-((expression_statement
-  (assignment_expression
-    left: (member_expression
-      object: (member_expression object: (identifier) @owner property: (property_identifier) @_proto)
-      property: (property_identifier) @name)
-    right: [(arrow_function) (function_expression)])) @definition.function
+((assignment_expression
+  left: (member_expression
+    object: (member_expression object: (identifier) @owner property: (property_identifier) @_proto)
+    property: (property_identifier) @name)
+  right: [(arrow_function) (function_expression)]) @definition.function
   (#eq? @_proto "prototype"))
 
 ; Object literals bound to a name that hold functions are namespace-like objects (kind module);
 ; their function-valued members are their methods: const api = { get() {}, post: () => {} }.
-(lexical_declaration
-  (variable_declarator
-    name: (identifier) @name
-    value: (object [(method_definition)
-      (pair value: [(arrow_function) (function_expression) (generator_function)])]))) @definition.module
-(variable_declaration
-  (variable_declarator
-    name: (identifier) @name
-    value: (object [(method_definition)
-      (pair value: [(arrow_function) (function_expression) (generator_function)])]))) @definition.module
+(variable_declarator
+  name: (identifier) @name
+  value: (object [(method_definition)
+    (pair value: [(arrow_function) (function_expression) (generator_function)])])) @definition.module
 ; Members of any object literal: { send(data) {...} }, { message: (x) => ... } (also objects passed
 ; as arguments: their functions are callers of their own).
 (object (method_definition name: [(property_identifier) (string)] @name) @definition.function)
-(object
-  (pair
-    key: [(property_identifier) (string)] @name
-    value: [(arrow_function) (function_expression) (generator_function)]) @definition.function)
+(pair
+  key: [(property_identifier) (string)] @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
 ; handler = (x) => {...} assigned to a declared variable: a function of that name.
-(expression_statement
-  (assignment_expression
-    left: (identifier) @name
-    right: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+(assignment_expression
+  left: (identifier) @name
+  right: [(arrow_function) (function_expression) (generator_function)]) @definition.function
 ; obj.handler = function () {}, this.cb = () => {} anywhere (file-level forms above win).
-(expression_statement
-  (assignment_expression
-    left: (member_expression property: (property_identifier) @name)
-    right: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+(assignment_expression
+  left: (member_expression property: (property_identifier) @name)
+  right: [(arrow_function) (function_expression) (generator_function)]) @definition.function
 ; Named function expressions that no binding names: return function basicAuth() {}, f(function g() {}).
 (return_statement (function_expression name: (identifier) @name) @definition.function)
 (arguments (function_expression name: (identifier) @name) @definition.function)
 (parenthesized_expression (function_expression name: (identifier) @name) @definition.function)
-; Wrapped function values: const f = (() => ...), const f = (x => x).
-(lexical_declaration
-  (variable_declarator
-    name: (identifier) @name
-    value: [(parenthesized_expression [(arrow_function) (function_expression)])
-])) @definition.function
 ; module.exports = X, module.exports = class X {...}: the default export of a CommonJS module.
-((expression_statement
-  (assignment_expression
-    left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
-    right: [(identifier) @export.default (class name: (identifier) @export.default)]))
+((assignment_expression
+  left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+  right: [(identifier) @export.default (class name: (identifier) @export.default)])
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
 ; Named class expressions: module.exports = class X extends Y {...}, const A = class B {}.
@@ -148,17 +127,9 @@
 (jsx_self_closing_element
   name: (member_expression object: (_) @receiver property: (property_identifier) @name)) @reference.call
 
-; super(...) in a constructor constructs the base class, linked like `new Base()`.
-(class_declaration
-  (class_heritage [(identifier) @name (member_expression object: (_) @receiver property: (property_identifier) @name)])
-  body: (class_body
-    (method_definition
-      body: (statement_block (expression_statement (call_expression function: (super)) @reference.super)))))
-(class
-  (class_heritage [(identifier) @name (member_expression object: (_) @receiver property: (property_identifier) @name)])
-  body: (class_body
-    (method_definition
-      body: (statement_block (expression_statement (call_expression function: (super)) @reference.super)))))
+; super(...) in a constructor constructs the base class, linked like `new Base()` (the resolver
+; finds the enclosing class's base: spec.superNames).
+(call_expression function: (super) @name) @reference.super
 
 ; ---- inheritance ------------------------------------------------------------------------------
 

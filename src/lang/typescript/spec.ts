@@ -1,6 +1,7 @@
 import type { LanguageSpec } from "../spec.ts";
 import {
   JS_COMMON_METHODS,
+  JS_DEFINITION_WRAPPERS,
   jsModuleName,
   normalizeJsImport,
   resolveJsImport,
@@ -27,6 +28,7 @@ export const typescript: LanguageSpec = {
   superNames: ["super"],
   mergeSameNamedMembers: true,
   constructorFunctions: true,
+  definitionWrappers: JS_DEFINITION_WRAPPERS,
   typeWrappers: ["Promise", "PromiseLike", "Readonly"],
   moduleName: (path) => jsModuleName(path),
   resolveImport: (imp, fromPath, repo) => resolveJsImport(imp, fromPath, repo, TS_EXTS),
