@@ -71,8 +71,36 @@ export function isMacroName(text: string): boolean {
 
 /** The text with annotation macros replaced by spaces (same length, same lines). */
 export function blankMacros(text: string, opts: { macroBodies?: boolean } = {}): string {
-  const code = blankConditionalsInCode(text);
-  return blankLeadingWords(blankUpperCase(opts.macroBodies ? macroFunctions(code) : code));
+  // One tokenization serves every pass: blanking whole tokens leaves the others as they were, so
+  // a pass's tokens are the previous pass's without the blanked ones. Only rewriting a macro as a
+  // function makes new tokens.
+  let tokens = tokenize(text, true);
+  let ranges = blankConditionalsInCode(tokens);
+  let code = spaceOut(text, ranges);
+  tokens = without(tokens, ranges);
+  if (opts.macroBodies) {
+    const rewritten = macroFunctions(code, tokens);
+    if (rewritten !== code) tokens = tokenize(rewritten, true);
+    code = rewritten;
+  }
+  tokens = tokens.filter((tk) => tk.kind !== "pp");
+  ranges = blankUpperCase(code, tokens);
+  code = spaceOut(code, ranges);
+  return spaceOut(code, blankLeadingWords(without(tokens, ranges)));
+}
+
+/** Tokens outside the blanked ranges (each range covers whole tokens). */
+function without(tokens: Token[], ranges: [number, number][]): Token[] {
+  if (!ranges.length) return tokens;
+  const sorted = [...ranges].sort((x, y) => x[0] - y[0]);
+  const out: Token[] = [];
+  let r = 0;
+  for (const tk of tokens) {
+    while (r < sorted.length && sorted[r][1] <= tk.start) r++;
+    if (r < sorted.length && sorted[r][0] <= tk.start && tk.end <= sorted[r][1]) continue;
+    out.push(tk);
+  }
+  return out;
 }
 
 /** Return type that marks a function-like macro rewritten as a function (see macroFunctions). */
@@ -85,8 +113,7 @@ export const MACRO_MARK = "__m";
  * its lines). Only at file or namespace level, and only bodies whose brackets balance and that
  * paste or stringize nothing. A call to the macro is a call of what its body calls.
  */
-function macroFunctions(text: string): string {
-  const tokens = tokenize(text, true);
+function macroFunctions(text: string, tokens: Token[]): string {
   const edits: { start: number; text: string }[] = [];
   const kept: Token[] = [];
   const braces: boolean[] = [];
@@ -182,8 +209,7 @@ function balanced(tokens: Token[]): boolean {
  * branch of each conditional (the next branch after `#if 0`). Declarations outside bodies keep
  * every branch: tree-sitter handles alternatives between whole declarations.
  */
-function blankConditionalsInCode(text: string): string {
-  const tokens = tokenize(text, true);
+function blankConditionalsInCode(tokens: Token[]): [number, number][] {
   const ranges: [number, number][] = [];
   const kept: Token[] = [];
   const braces: boolean[] = [];
@@ -235,7 +261,7 @@ function blankConditionalsInCode(text: string): string {
     }
     kept.push(tk);
   }
-  return spaceOut(text, ranges);
+  return ranges;
 }
 
 /** Whether the `{` after these tokens opens code (a body, a block, an initializer). */
@@ -267,8 +293,7 @@ function opensCode(before: Token[]): boolean {
  * types. Runs after the upper-case pass,
  * so `uLong ZEXPORT adler32(` has lost its macro and keeps its type.
  */
-function blankLeadingWords(text: string): string {
-  const tokens = tokenize(text);
+function blankLeadingWords(tokens: Token[]): [number, number][] {
   const n = tokens.length;
   const t = (i: number) => (i >= 0 && i < n ? tokens[i].text : "");
   const plain = (i: number) =>
@@ -297,7 +322,7 @@ function blankLeadingWords(text: string): string {
       i = k;
     }
   }
-  return spaceOut(text, ranges);
+  return ranges;
 }
 
 /** The text with each range's characters turned into spaces, its line breaks kept. */
@@ -316,8 +341,7 @@ function spaceOut(text: string, ranges: [number, number][]): string {
   return parts.join("");
 }
 
-function blankUpperCase(text: string): string {
-  const tokens = tokenize(text);
+function blankUpperCase(text: string, tokens: Token[]): [number, number][] {
   const ranges: [number, number][] = [];
   const blank = (from: number, to: number) => ranges.push([tokens[from].start, tokens[to].end]);
   const n = tokens.length;
@@ -528,7 +552,7 @@ function blankUpperCase(text: string): string {
       }
     }
   }
-  return spaceOut(text, ranges);
+  return ranges;
 }
 
 function countSpaces(text: string, at: number): number {
