@@ -140,13 +140,18 @@ export const API: Record<string, ApiRoute> = {
     const depth = int(p, "depth", 1, 1, 10);
     const limit = int(p, "limit", 500, 1, 2000);
     const g = await neighborhood(t.reader, r, dir, depth, limit);
+    const args = { ...symbolArgs(r), depth, include_tests: true, include_guesses: true };
     const name = dir === "callees" ? "get_callees" : "get_callers";
-    return withTool(
-      g,
-      name,
-      { ...symbolArgs(r), depth, include_tests: true, include_guesses: true },
-      t,
-    );
+    const out = withTool(g, name, args, t);
+    if (dir === "both") {
+      // Two calls answer it: callers, then callees.
+      const callees = equivalent("get_callees", args, named(t));
+      out.commands = {
+        cli: `${out.commands.cli}; ${callees.cli}`,
+        mcp: `${out.commands.mcp}\n${callees.mcp}`,
+      };
+    }
+    return out;
   },
 
   async impact(session, p) {

@@ -26,6 +26,8 @@ export interface ViewNode {
   role: string;
   /** Distance from the centre (0 for the centre itself). */
   depth?: number;
+  /** Reached against the edges (`in`: a caller, a dependent) or along them (`out`: a callee). */
+  side?: "in" | "out";
   /** Strongly connected component (module map, cycles): nodes of one cycle share it. */
   scc?: number;
   /** Files a directory node stands for (module map by directory). */
@@ -140,7 +142,7 @@ function addLink(
 ): void {
   const prev = nodes.get(l.node.id);
   if (!prev || (prev.depth ?? 0) > l.depth) {
-    nodes.set(l.node.id, viewNode(l.node, { depth: l.depth }));
+    nodes.set(l.node.id, viewNode(l.node, { depth: l.depth, side: incoming ? "in" : "out" }));
   }
   const [source, target] = incoming ? [l.node.id, l.via] : [l.via, l.node.id];
   const id = `${source}>${target}:${l.rel}`;

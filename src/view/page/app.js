@@ -134,6 +134,8 @@ function stylesheet(large) {
         "text-background-color": "#fff",
         "text-background-opacity": 0.75,
         "text-background-padding": 1,
+        "text-wrap": "ellipsis",
+        "text-max-width": 110,
         "min-zoomed-font-size": 7,
         width: large ? 8 : 18,
         height: large ? 8 : 18,
@@ -200,28 +202,54 @@ function stylesheet(large) {
   ];
 }
 
+/** Callers (and dependents) in rows above the centre by depth, callees below; linear time. */
+function layeredPositions(g) {
+  const PER_ROW = 16;
+  const DX = 120;
+  const DY = 80;
+  const layers = new Map();
+  for (const n of g.nodes) {
+    const d = n.depth ?? 0;
+    const k = n.side === "in" ? -d : d;
+    if (!layers.has(k)) layers.set(k, []);
+    layers.get(k).push(n);
+  }
+  const pos = {};
+  const keys = [...layers.keys()].sort((a, b) => a - b);
+  const rows = (k) => Math.ceil(layers.get(k).length / PER_ROW);
+  // Row offsets: layers above the centre stack upwards, those below downwards.
+  let y = 0;
+  const top = new Map();
+  for (const k of keys.filter((k) => k < 0).reverse()) {
+    y -= rows(k) * DY;
+    top.set(k, y);
+  }
+  y = DY;
+  for (const k of keys.filter((k) => k > 0)) {
+    top.set(k, y);
+    y += rows(k) * DY;
+  }
+  top.set(0, 0);
+  for (const k of keys) {
+    const list = layers.get(k).sort((a, b) =>
+      a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line
+    );
+    list.forEach((n, i) => {
+      const row = Math.floor(i / PER_ROW);
+      const inRow = Math.min(PER_ROW, list.length - row * PER_ROW);
+      const col = i % PER_ROW;
+      pos[n.id] = { x: (col - (inRow - 1) / 2) * DX, y: top.get(k) + row * DY };
+    });
+  }
+  return pos;
+}
+
 function layoutFor(g, n) {
   if (g.mode === "neighbors" || g.mode === "impact") {
-    if (n > 800) {
-      return {
-        name: "concentric",
-        concentric: (node) => 20 - (node.data("depth") ?? 0),
-        levelWidth: () => 1,
-        animate: false,
-        minNodeSpacing: 4,
-      };
-    }
-    const roots = g.center ? [`#${CSS.escape(g.center)}`] : undefined;
-    return {
-      name: "breadthfirst",
-      roots,
-      directed: false,
-      spacingFactor: n > 200 ? 0.8 : 1.1,
-      animate: false,
-      circle: n > 60,
-    };
+    const pos = layeredPositions(g);
+    return { name: "preset", positions: (node) => pos[node.id()], animate: false };
   }
-  if (n <= 300) {
+  if (n <= 200) {
     return {
       name: "cose",
       animate: false,
@@ -282,6 +310,7 @@ function draw(g, started = performance.now()) {
   const layout = cy.layout(layoutFor(g, n));
   return new Promise((resolve) => {
     layout.one("layoutstop", () => {
+      const laidOut = performance.now();
       cy.fit(undefined, 30);
       // Two frames: the one Cytoscape paints in, then one after it.
       requestAnimationFrame(() =>
@@ -290,6 +319,7 @@ function draw(g, started = performance.now()) {
           state.lastDraw = {
             ms: done - started,
             drawMs: done - t0,
+            layoutMs: laidOut - t0,
             nodes: n,
             edges: g.edges.length,
           };
@@ -715,12 +745,14 @@ function init() {
   });
   setMode("neighbors", false);
 
-  // Deep links: ?symbol=NAME[&mode=impact|neighbors][&depth=N]; ?mode=modules|call-cycles.
+  // Deep links: ?symbol=NAME[&mode=impact|neighbors][&depth=N][&dir=D]; ?mode=modules[&level=L]
+  // or ?mode=call-cycles.
   const p = new URLSearchParams(location.search);
   state.project = p.get("project") || undefined;
   state.branch = p.get("branch") || undefined;
   if (p.get("depth")) $("depth").value = p.get("depth");
   if (p.get("dir")) $("dir").value = p.get("dir");
+  if (p.get("level")) $("level").value = p.get("level");
   const mode = p.get("mode");
   if (p.get("symbol")) {
     state.subject = { symbol: p.get("symbol"), file: p.get("file") || undefined };
@@ -735,5 +767,6 @@ function init() {
 }
 
 view.show = show;
+view.openPanel = openPanel;
 view.setMode = setMode;
 init();
