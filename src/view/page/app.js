@@ -123,8 +123,8 @@ function stylesheet(large) {
     {
       selector: "node",
       style: {
-        "background-color": (n) => kindColor(n.data("kind")),
-        "border-color": (n) => langColor(n.data("language")),
+        "background-color": "data(fill)",
+        "border-color": "data(ring)",
         "border-width": large ? 1 : 3,
         label: large ? "" : "data(label)",
         "font-size": 10,
@@ -268,20 +268,27 @@ function layoutFor(g, n) {
       minNodeSpacing: 2,
     };
   }
-  // Very large maps: a grid, cycle members first so they sit together at the top.
-  return {
-    name: "grid",
-    animate: false,
-    avoidOverlap: false,
-    sort: (a, b) =>
-      (a.data("scc") ?? 1e9) - (b.data("scc") ?? 1e9) || (a.data("path") < b.data("path") ? -1 : 1),
-  };
+  // Very large maps: a square grid in path order (a directory's files together), cycle members
+  // first so they sit together at the top; positions computed here, no layout pass.
+  const order = [...g.nodes].sort((a, b) =>
+    (a.scc ?? 1e9) - (b.scc ?? 1e9) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
+  );
+  const side = Math.ceil(Math.sqrt(order.length));
+  const pos = {};
+  order.forEach((node, i) => (pos[node.id] = { x: (i % side) * 20, y: Math.floor(i / side) * 20 }));
+  return { name: "preset", positions: (node) => pos[node.id()], animate: false };
 }
 
 function elementsOf(g) {
   const nodes = g.nodes.map((n) => ({
     group: "nodes",
-    data: { ...n, scc: n.scc ?? -1, center: n.id === g.center || undefined },
+    data: {
+      ...n,
+      scc: n.scc ?? -1,
+      center: n.id === g.center || undefined,
+      fill: kindColor(n.kind),
+      ring: langColor(n.language),
+    },
   }));
   const edges = g.edges.map((e) => ({ group: "edges", data: { ...e, count: e.count ?? 1 } }));
   return [...nodes, ...edges];
