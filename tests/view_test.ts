@@ -339,6 +339,11 @@ Deno.test({
       await t.step(
         "the module map highlights the import cycle (as detect_circular finds it)",
         async () => {
+          // The picker lists the indexed projects and branches; the API reads the one picked.
+          const value = JSON.stringify([project, "test"]);
+          const options = await page.$$eval("#project option", (os) => os.map((o) => o.value));
+          assert(options.includes(value), options.join("\n"));
+          await page.select("#project", value);
           await page.click('#modes button[data-mode="modules"]');
           await settled(page);
           const nodes = await drawnNodes(page);
