@@ -8,12 +8,13 @@
  * and API calls carry it). Anything else is 401. Requests with a foreign Origin are refused (403),
  * as on /mcp.
  */
+import { createHash } from "node:crypto";
 import { CgraphError, describeError } from "../errors.ts";
 import { log } from "../log.ts";
 import { NotFoundError } from "../query/resolve_symbol.ts";
 import type { Session } from "../query/session.ts";
 import { API } from "./api.ts";
-import { ASSETS } from "./assets.ts";
+import { type Asset, ASSETS } from "./assets.ts";
 
 export interface ViewOptions {
   /** Where the page lives: "" (its own server) or "/view" (the MCP server). */
@@ -24,6 +25,18 @@ export interface ViewOptions {
 }
 
 const COOKIE = "cgraph_view";
+
+const etags = new WeakMap<Asset, string>();
+
+/** A strong validator for an embedded asset: a hash of its text, computed once. */
+function etagOf(asset: Asset): string {
+  let tag = etags.get(asset);
+  if (!tag) {
+    tag = `"${createHash("sha256").update(asset.body).digest("hex").slice(0, 32)}"`;
+    etags.set(asset, tag);
+  }
+  return tag;
+}
 
 /** Whether a pathname belongs to a view mounted at `base`. */
 export function isViewPath(pathname: string, base = "/view"): boolean {
@@ -126,9 +139,18 @@ export function viewHandler(
     if (path.startsWith("assets/")) {
       const asset = ASSETS[path.slice("assets/".length)];
       if (!asset) return new Response("Not Found\n", { status: 404 });
-      return new Response(req.method === "HEAD" ? null : asset.body, {
-        headers: { "content-type": asset.type, "cache-control": "no-cache", ...SECURITY_HEADERS },
-      });
+      // Revalidated on every load (an upgrade changes them), answered 304 when unchanged, so
+      // the browser keeps its compiled code for Cytoscape.js between loads.
+      const headers = {
+        "content-type": asset.type,
+        "cache-control": "no-cache",
+        etag: etagOf(asset),
+        ...SECURITY_HEADERS,
+      };
+      if (req.headers.get("if-none-match") === headers.etag) {
+        return new Response(null, { status: 304, headers });
+      }
+      return new Response(req.method === "HEAD" ? null : asset.body, { headers });
     }
     if (path.startsWith("api/")) {
       const route = API[path.slice("api/".length)];

@@ -118,7 +118,8 @@ function status(text) {
 
 // ---- drawing --------------------------------------------------------------------------------------
 
-function stylesheet(large) {
+/** `large`: past 1,500 nodes (no labels, thin edges); `many`: past 300 (plain labels). */
+function stylesheet(large, many) {
   return [
     {
       selector: "node",
@@ -132,9 +133,9 @@ function stylesheet(large) {
         "text-margin-y": 3,
         color: "#1d2330",
         "text-background-color": "#fff",
-        "text-background-opacity": 0.75,
+        "text-background-opacity": many ? 0 : 0.75,
         "text-background-padding": 1,
-        "text-wrap": "ellipsis",
+        "text-wrap": many ? "none" : "ellipsis",
         "text-max-width": 110,
         "min-zoomed-font-size": 7,
         width: large ? 8 : 18,
@@ -304,7 +305,7 @@ function draw(g, started = performance.now()) {
   const cy = cytoscape({
     container: $("graph"),
     elements: elementsOf(g),
-    style: stylesheet(large),
+    style: stylesheet(large, n > 300),
     layout: { name: "preset" },
     minZoom: 0.02,
     maxZoom: 4,
