@@ -41,7 +41,47 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
+/**
+ * CPU time (ms) used so far by this process (the server answering the API) and by the browser's
+ * process tree, from /proc (Linux); undefined elsewhere. On a busy machine wall-clock times
+ * stretch with the load; CPU time much less so.
+ */
+function cpuMs(rootPid: number): number | undefined {
+  const tick = 100; // USER_HZ on Linux
+  const stat = (pid: number | "self") => {
+    try {
+      const text = Deno.readTextFileSync(`/proc/${pid}/stat`);
+      const f = text.slice(text.lastIndexOf(")") + 2).split(" ");
+      return { ppid: Number(f[1]), cpu: (Number(f[11]) + Number(f[12])) * (1000 / tick) };
+    } catch {
+      return undefined;
+    }
+  };
+  const self = stat("self");
+  if (!self) return undefined;
+  const children = new Map<number, number[]>();
+  const cpu = new Map<number, number>();
+  for (const e of Deno.readDirSync("/proc")) {
+    const pid = Number(e.name);
+    if (!Number.isInteger(pid)) continue;
+    const s = stat(pid);
+    if (!s) continue;
+    cpu.set(pid, s.cpu);
+    children.set(s.ppid, [...(children.get(s.ppid) ?? []), pid]);
+  }
+  let total = self.cpu;
+  const stack = [rootPid];
+  while (stack.length) {
+    const pid = stack.pop()!;
+    total += cpu.get(pid) ?? 0;
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return total;
+}
+
 interface Draw {
+  /** CPU time of server and browser for the whole load (page, assets, API, draw). */
+  cpu?: number;
   ms: number;
   drawMs: number;
   layoutMs: number;
@@ -88,12 +128,14 @@ export async function benchView(db: Db, opts: ViewBenchOptions): Promise<void> {
     while (!url) await new Promise((r) => setTimeout(r, 20));
     browser = await launch(chromium);
     const page = await browser.newPage();
+    const browserPid = browser.process()?.pid ?? -1;
 
     const measure = async (params: Record<string, string>): Promise<Draw[]> => {
       const out: Draw[] = [];
       for (let i = 0; i <= opts.runs; i++) {
         const u = new URL(url);
         for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
+        const cpu0 = cpuMs(browserPid);
         await page.goto(u.href);
         await page.waitForFunction(
           () => {
@@ -104,12 +146,13 @@ export async function benchView(db: Db, opts: ViewBenchOptions): Promise<void> {
           },
           { timeout: 120_000 },
         );
-        out.push(
-          await page.evaluate(() =>
-            (globalThis as unknown as { cgraphView: { state: { lastDraw: Draw } } }).cgraphView
-              .state.lastDraw
-          ),
+        const draw = await page.evaluate(() =>
+          (globalThis as unknown as { cgraphView: { state: { lastDraw: Draw } } }).cgraphView
+            .state.lastDraw
         );
+        const cpu1 = cpuMs(browserPid);
+        if (cpu0 !== undefined && cpu1 !== undefined) draw.cpu = cpu1 - cpu0;
+        out.push(draw);
       }
       return out;
     };
@@ -119,12 +162,15 @@ export async function benchView(db: Db, opts: ViewBenchOptions): Promise<void> {
       const total = median(runs.map((r) => r.ms));
       const draw = median(runs.map((r) => r.drawMs));
       const layout = median(runs.map((r) => r.layoutMs));
+      const cpu = runs[0].cpu === undefined
+        ? ""
+        : `; CPU ${fmtMs(median(runs.map((r) => r.cpu!)))}`;
       console.log(
         `  ${label.padEnd(34)} ${fmtMs(total)} (layout ${fmtMs(layout)} + paint ${
           fmtMs(draw - layout)
         }, API ${fmtMs(total - draw)}; ${runs[0].nodes} nodes, ${runs[0].edges} edges; first load ${
           fmtMs(first.ms)
-        })   target ${target}`,
+        }${cpu})   target ${target}`,
       );
     };
     console.log(`view (headless ${chromium}; median of ${opts.runs} loads after a first one):`);

@@ -250,14 +250,14 @@ function layoutFor(g, n) {
     const pos = layeredPositions(g);
     return { name: "preset", positions: (node) => pos[node.id()], animate: false };
   }
-  if (n <= 200) {
+  if (n <= 150) {
     return {
       name: "cose",
       animate: false,
       randomize: false,
       nodeRepulsion: () => 9000,
       idealEdgeLength: () => 60,
-      numIter: 600,
+      numIter: 400,
     };
   }
   if (n <= 3000) {
