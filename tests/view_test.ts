@@ -370,6 +370,34 @@ Deno.test({
         },
       );
 
+      await t.step(
+        "a large map draws only the imports in cycles; a click adds a file's",
+        async () => {
+          const u = new URL(server!.url);
+          u.searchParams.set("mode", "modules");
+          u.searchParams.set("level", "file");
+          u.searchParams.set("all_edges_max", "2");
+          await page.goto(u.href);
+          await settled(page);
+          const edges = await drawnEdges(page);
+          assertEquals(edges.length, 2);
+          assert(edges.every((e) => e.cycle), JSON.stringify(edges));
+          const status = await page.$eval("#status", (e) => e.textContent ?? "");
+          assert(status.includes("only the 2 inside cycles drawn"), status);
+          const db = (await drawnNodes(page)).find((n) => n.path === "shop/db.py")!;
+          await clickNode(page, db.id);
+          await page.waitForFunction(
+            (n: number) =>
+              (globalThis as unknown as { cgraphView: { cy: { edges(): { length: number } } } })
+                .cgraphView.cy.edges().length > n,
+            { timeout: 15_000 },
+            2,
+          );
+          const added = (await drawnEdges(page)).filter((e) => !e.cycle);
+          assert(added.length > 0 && added.every((e) => e.source === db.id || e.target === db.id));
+        },
+      );
+
       await t.step("call cycles: the mutual recursion", async () => {
         await page.click('#modes button[data-mode="call-cycles"]');
         await settled(page);

@@ -197,6 +197,10 @@ function stylesheet(large, many) {
       style: { "line-style": "dashed" },
     },
     {
+      selector: "edge.focus",
+      style: { "line-color": "#2f5bd3", "target-arrow-color": "#2f5bd3", width: 1.5, opacity: 1 },
+    },
+    {
       selector: "node:selected",
       style: { "overlay-color": "#2f5bd3", "overlay-opacity": 0.25, "overlay-padding": 6 },
     },
@@ -296,15 +300,23 @@ function elementsOf(g) {
 }
 
 /** Draws a graph answer; resolves once laid out and painted, with the time it took. */
+/**
+ * Module maps past this many files draw only the imports inside cycles (a click shows a file's);
+ * `?all_edges_max=N` in the URL changes it.
+ */
+const ALL_EDGES_MAX = Number(new URLSearchParams(location.search).get("all_edges_max")) || 3000;
+
 function draw(g, started = performance.now()) {
   state.graph = g;
   const n = g.nodes.length;
   const large = n > 1500;
+  state.partialEdges = g.mode === "modules" && n > ALL_EDGES_MAX;
+  const edges = state.partialEdges ? g.edges.filter((e) => e.cycle) : g.edges;
   if (view.cy) view.cy.destroy();
   const t0 = performance.now();
   const cy = cytoscape({
     container: $("graph"),
-    elements: elementsOf(g),
+    elements: elementsOf({ ...g, edges }),
     style: stylesheet(large, n > 300),
     layout: { name: "preset" },
     minZoom: 0.02,
@@ -329,7 +341,7 @@ function draw(g, started = performance.now()) {
             drawMs: done - t0,
             layoutMs: laidOut - t0,
             nodes: n,
-            edges: g.edges.length,
+            edges: edges.length,
           };
           view.ready = true;
           resolve(state.lastDraw);
@@ -343,8 +355,23 @@ function draw(g, started = performance.now()) {
 }
 
 function bindGraphEvents(cy) {
-  cy.on("tap", "node", (ev) => openPanel(ev.target.id()));
+  cy.on("tap", "node", (ev) => {
+    if (state.partialEdges) showImportsOf(cy, ev.target.id());
+    openPanel(ev.target.id());
+  });
   cy.on("dbltap", "node", (ev) => expand(ev.target.id()));
+}
+
+/** On a map drawn without all its edges: the imports of one file, in and out, replace the last. */
+function showImportsOf(cy, id) {
+  cy.edges(".focus").remove();
+  const have = new Set(cy.edges().map((e) => e.id()));
+  const mine = state.graph.edges.filter((e) =>
+    (e.source === id || e.target === id) && !have.has(e.id)
+  );
+  cy.add(
+    mine.map((e) => ({ group: "edges", data: { ...e, count: e.count ?? 1 }, classes: "focus" })),
+  );
 }
 
 function legend(g) {
@@ -427,7 +454,10 @@ async function show() {
   state.commands = g.commands;
   $("equivalent-cli").textContent = g.commands?.cli ?? "";
   const drawn = await draw(g, started);
-  const what = `${g.nodes.length} nodes, ${g.edges.length} edges`;
+  const what = state.partialEdges
+    ? `${g.nodes.length} nodes, ${g.edges.length} edges (only the ${drawn.edges} inside cycles ` +
+      "drawn: click a file for its imports)"
+    : `${g.nodes.length} nodes, ${g.edges.length} edges`;
   status([what, ...g.notes, `drawn in ${Math.round(drawn.ms)} ms`].join(" · "));
   if (!g.nodes.length) message(emptyText(g));
   else if (g.nodes.length === 1 && g.mode !== "modules") message(emptyText(g));
