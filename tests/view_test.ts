@@ -295,9 +295,13 @@ Deno.test({
         async () => {
           const center = (await drawnNodes(page)).find((n) => n.depth === 0)!;
           await clickNode(page, center.id);
+          // The panel of this node, loaded (not the one the double click before opened).
           await page.waitForFunction(
-            () => document.getElementById("panel-body")?.textContent?.includes("decisions ("),
+            (qn: string) =>
+              document.querySelector("#panel-body h2")?.textContent === qn &&
+              document.getElementById("panel-body")?.textContent?.includes("decisions ("),
             { timeout: 20_000 },
+            center.qualified_name,
           );
           const text = await page.$eval("#panel-body", (e) => e.textContent ?? "");
           for (

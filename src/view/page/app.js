@@ -2,48 +2,11 @@
 // window.cgraphView exposes the graph and the last draw time (tests and the bench read them).
 import cytoscape from "./cytoscape.mjs";
 import { toSvg } from "./export_svg.js";
+import { layoutFor } from "./layout.js";
+import { CYCLE, kindColor, langColor, legend, stylesheet } from "./look.js";
+import { el, renderPanel } from "./panel.js";
 
 const $ = (id) => document.getElementById(id);
-
-// ---- colours ------------------------------------------------------------------------------------
-
-/** Fill colour by kind. */
-const KIND_COLORS = {
-  Function: "#4f7cff",
-  Method: "#16a394",
-  Class: "#f08c2e",
-  Interface: "#b46be0",
-  Struct: "#d9a400",
-  Enum: "#e0578a",
-  Trait: "#8a6be0",
-  Module: "#6b7a90",
-  Variable: "#8fa3b8",
-  Constant: "#8fa3b8",
-  File: "#5b8c5a",
-  Directory: "#3e7c74",
-};
-const OTHER_KIND = "#98a2b3";
-
-/** Ring colour by language. */
-const LANG_COLORS = {
-  python: "#3572a5",
-  javascript: "#e8c500",
-  typescript: "#2b7bd6",
-  tsx: "#2b7bd6",
-  go: "#00add8",
-  rust: "#b7410e",
-  ruby: "#cc342d",
-  c: "#555555",
-  cpp: "#f34b7d",
-  java: "#b07219",
-  csharp: "#178600",
-  kotlin: "#a97bff",
-};
-const OTHER_LANG = "#b0b7c3";
-const CYCLE = "#e5484d";
-
-const kindColor = (k) => KIND_COLORS[k] ?? OTHER_KIND;
-const langColor = (l) => LANG_COLORS[l] ?? OTHER_LANG;
 
 // ---- state --------------------------------------------------------------------------------------
 
@@ -118,172 +81,6 @@ function status(text) {
 
 // ---- drawing --------------------------------------------------------------------------------------
 
-/** `large`: past 1,500 nodes (no labels, thin edges); `many`: past 300 (plain labels). */
-function stylesheet(large, many) {
-  return [
-    {
-      selector: "node",
-      style: {
-        "background-color": "data(fill)",
-        "border-color": "data(ring)",
-        "border-width": large ? 1 : 3,
-        label: large ? "" : "data(label)",
-        "font-size": 10,
-        "text-valign": "bottom",
-        "text-margin-y": 3,
-        color: "#1d2330",
-        "text-background-color": "#fff",
-        "text-background-opacity": many ? 0 : 0.75,
-        "text-background-padding": 1,
-        "text-wrap": many ? "none" : "ellipsis",
-        "text-max-width": 110,
-        "min-zoomed-font-size": 7,
-        width: large ? 8 : 18,
-        height: large ? 8 : 18,
-      },
-    },
-    {
-      selector: "node[kind = 'Class'], node[kind = 'Struct'], node[kind = 'Interface']",
-      style: { shape: "round-rectangle" },
-    },
-    { selector: "node[kind = 'File']", style: { shape: "round-tag" } },
-    {
-      selector: "node[kind = 'Directory']",
-      style: {
-        shape: "round-rectangle",
-        width: "mapData(files, 1, 200, 18, 60)",
-        height: "mapData(files, 1, 200, 18, 60)",
-      },
-    },
-    {
-      selector: "node[role != 'production']",
-      style: { "border-style": "dashed", "background-opacity": 0.45 },
-    },
-    {
-      selector: "node[?center]",
-      style: { width: 30, height: 30, "border-width": 5, "font-weight": "bold", "font-size": 12 },
-    },
-    {
-      selector: "node[scc >= 0]",
-      style: {
-        "underlay-color": CYCLE,
-        "underlay-opacity": 0.35,
-        "underlay-padding": large ? 3 : 6,
-      },
-    },
-    {
-      selector: "edge",
-      style: {
-        width: large ? 0.5 : "mapData(count, 1, 10, 1, 4)",
-        "line-color": "#b6bfcc",
-        "target-arrow-color": "#b6bfcc",
-        "target-arrow-shape": large ? "none" : "triangle",
-        "arrow-scale": 0.8,
-        "curve-style": large ? "haystack" : "bezier",
-        opacity: large ? 0.5 : 0.9,
-      },
-    },
-    {
-      selector: "edge[?cycle]",
-      style: {
-        "line-color": CYCLE,
-        "target-arrow-color": CYCLE,
-        width: large ? 1 : 2.5,
-        opacity: 1,
-      },
-    },
-    {
-      selector: "edge[rel = 'EXTENDS'], edge[rel = 'IMPLEMENTS']",
-      style: { "line-style": "dashed" },
-    },
-    {
-      selector: "edge.focus",
-      style: { "line-color": "#2f5bd3", "target-arrow-color": "#2f5bd3", width: 1.5, opacity: 1 },
-    },
-    {
-      selector: "node:selected",
-      style: { "overlay-color": "#2f5bd3", "overlay-opacity": 0.25, "overlay-padding": 6 },
-    },
-  ];
-}
-
-/** Callers (and dependents) in rows above the centre by depth, callees below; linear time. */
-function layeredPositions(g) {
-  const PER_ROW = 16;
-  const DX = 120;
-  const DY = 80;
-  const layers = new Map();
-  for (const n of g.nodes) {
-    const d = n.depth ?? 0;
-    const k = n.side === "in" ? -d : d;
-    if (!layers.has(k)) layers.set(k, []);
-    layers.get(k).push(n);
-  }
-  const pos = {};
-  const keys = [...layers.keys()].sort((a, b) => a - b);
-  const rows = (k) => Math.ceil(layers.get(k).length / PER_ROW);
-  // Row offsets: layers above the centre stack upwards, those below downwards.
-  let y = 0;
-  const top = new Map();
-  for (const k of keys.filter((k) => k < 0).reverse()) {
-    y -= rows(k) * DY;
-    top.set(k, y);
-  }
-  y = DY;
-  for (const k of keys.filter((k) => k > 0)) {
-    top.set(k, y);
-    y += rows(k) * DY;
-  }
-  top.set(0, 0);
-  for (const k of keys) {
-    const list = layers.get(k).sort((a, b) =>
-      a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line
-    );
-    list.forEach((n, i) => {
-      const row = Math.floor(i / PER_ROW);
-      const inRow = Math.min(PER_ROW, list.length - row * PER_ROW);
-      const col = i % PER_ROW;
-      pos[n.id] = { x: (col - (inRow - 1) / 2) * DX, y: top.get(k) + row * DY };
-    });
-  }
-  return pos;
-}
-
-function layoutFor(g, n) {
-  if (g.mode === "neighbors" || g.mode === "impact") {
-    const pos = layeredPositions(g);
-    return { name: "preset", positions: (node) => pos[node.id()], animate: false };
-  }
-  if (n <= 150) {
-    return {
-      name: "cose",
-      animate: false,
-      randomize: false,
-      nodeRepulsion: () => 9000,
-      idealEdgeLength: () => 60,
-      numIter: 400,
-    };
-  }
-  if (n <= 3000) {
-    return {
-      name: "concentric",
-      concentric: (node) => node.degree(),
-      levelWidth: () => 4,
-      animate: false,
-      minNodeSpacing: 2,
-    };
-  }
-  // Very large maps: a square grid in path order (a directory's files together), cycle members
-  // first so they sit together at the top; positions computed here, no layout pass.
-  const order = [...g.nodes].sort((a, b) =>
-    (a.scc ?? 1e9) - (b.scc ?? 1e9) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
-  );
-  const side = Math.ceil(Math.sqrt(order.length));
-  const pos = {};
-  order.forEach((node, i) => (pos[node.id] = { x: (i % side) * 20, y: Math.floor(i / side) * 20 }));
-  return { name: "preset", positions: (node) => pos[node.id()], animate: false };
-}
-
 function elementsOf(g) {
   const nodes = g.nodes.map((n) => ({
     group: "nodes",
@@ -350,7 +147,7 @@ function draw(g, started = performance.now()) {
     });
     layout.run();
     bindGraphEvents(cy);
-    legend(g);
+    legend($("legend"), g);
   });
 }
 
@@ -372,45 +169,6 @@ function showImportsOf(cy, id) {
   cy.add(
     mine.map((e) => ({ group: "edges", data: { ...e, count: e.count ?? 1 }, classes: "focus" })),
   );
-}
-
-function legend(g) {
-  const kinds = [...new Set(g.nodes.map((n) => n.kind))].sort();
-  const langs = [...new Set(g.nodes.map((n) => n.language).filter(Boolean))].sort();
-  const tests = g.nodes.some((n) => n.role !== "production");
-  const cycles = g.nodes.some((n) => n.scc !== undefined && n.scc >= 0) ||
-    g.edges.some((e) => e.cycle);
-  const el = $("legend");
-  el.replaceChildren();
-  const row = (title, items) => {
-    const h = document.createElement("h4");
-    h.textContent = title;
-    const r = document.createElement("div");
-    r.className = "row";
-    for (const [label, swatch] of items) {
-      const s = document.createElement("span");
-      s.append(swatch, label);
-      r.append(s);
-    }
-    el.append(h, r);
-  };
-  const dot = (color, ring) => {
-    const s = document.createElement("span");
-    s.className = ring ? "sw ring" : "sw";
-    if (ring) s.style.borderColor = color;
-    else s.style.background = color;
-    return s;
-  };
-  row("kind (fill)", kinds.map((k) => [k, dot(kindColor(k))]));
-  if (langs.length) row("language (ring)", langs.map((l) => [l, dot(langColor(l), true)]));
-  const extra = [];
-  if (tests) {
-    const s = dot("#98a2b3", true);
-    s.style.borderStyle = "dashed";
-    extra.push(["tests / examples", s]);
-  }
-  if (cycles) extra.push(["in a cycle", dot(CYCLE)]);
-  if (extra.length) row("marks", extra);
 }
 
 // ---- views ----------------------------------------------------------------------------------------
@@ -504,7 +262,7 @@ async function expand(id) {
     nodes: cy.nodes().map((n) => n.data()),
     edges: cy.edges().map((e) => e.data()),
   };
-  legend(state.graph);
+  legend($("legend"), state.graph);
   status(
     `${cy.nodes().length} nodes, ${cy.edges().length} edges · expanded ${
       g.nodes.find((n) => n.id === id)?.qualified_name ?? id
@@ -568,14 +326,10 @@ function pick(hit) {
 
 // ---- side panel -----------------------------------------------------------------------------------
 
-function el(tag, text, cls) {
-  const e = document.createElement(tag);
-  if (text !== undefined) e.textContent = text;
-  if (cls) e.className = cls;
-  return e;
-}
+let panelFor = "";
 
 async function openPanel(id) {
+  panelFor = id;
   const panel = $("panel");
   const body = $("panel-body");
   panel.hidden = false;
@@ -589,90 +343,27 @@ async function openPanel(id) {
   try {
     d = await api("node", { id });
   } catch (err) {
-    body.replaceChildren(el("p", err.message, "error"));
+    if (panelFor === id) body.replaceChildren(el("p", err.message, "error"));
     return;
   }
-  const n = d.node;
-  const parts = [el("h2", n.qualified_name)];
-  const loc = `${n.path}${n.line ? `:${n.line}` : ""}${
-    d.end_line && d.end_line > n.line ? `-${d.end_line}` : ""
-  }`;
-  parts.push(
-    el("div", `${n.kind} · ${n.language || "?"} · ${n.role}`, "muted"),
-    el("div", loc, "loc"),
+  // Another node was clicked meanwhile: its answer is the one to show.
+  if (panelFor !== id) return;
+  body.replaceChildren(
+    ...renderPanel(d, {
+      copy,
+      expand,
+      center(n) {
+        state.subject = { id: n.id };
+        $("search").value = n.qualified_name;
+        if (state.mode !== "impact") setMode("neighbors", false);
+        show();
+      },
+      impact(n) {
+        state.subject = { id: n.id };
+        setMode("impact");
+      },
+    }),
   );
-  if (n.signature) parts.push(el("h3", "signature"), el("pre", n.signature));
-  if (d.doc) parts.push(el("h3", "doc"), el("pre", d.doc));
-  if (d.snippet) {
-    const width = String(d.snippet.start + d.snippet.lines.length).length;
-    const text = d.snippet.lines.map((l, i) =>
-      `${String(d.snippet.start + i).padStart(width)}  ${l}`
-    ).join("\n");
-    parts.push(el("h3", "source"), el("pre", text + (d.snippet.cut ? "\n…" : "")));
-  }
-  parts.push(el("h3", `notes (${d.notes.length})`));
-  if (!d.notes.length) parts.push(el("div", "none", "muted"));
-  for (const note of d.notes) {
-    const box = el("div", undefined, "note");
-    box.append(
-      el(
-        "div",
-        `${note.kind} · ${note.relation}${note.via ? ` ${note.via.qualified_name}` : ""} · ${
-          (note.created_at ?? "").slice(0, 10)
-        }`,
-        "muted",
-      ),
-      el("div", note.text),
-    );
-    parts.push(box);
-  }
-  parts.push(el("h3", `decisions (${d.decisions.length})`));
-  if (!d.decisions.length) parts.push(el("div", "none", "muted"));
-  for (const dec of d.decisions) {
-    const box = el("div", undefined, "decision");
-    box.append(
-      el("div", `${dec.title}`),
-      el("div", `${dec.status} · ${dec.date} · ${dec.path} · names ${dec.names}`, "muted"),
-    );
-    parts.push(box);
-  }
-  if (d.commits.length) {
-    parts.push(el("h3", "recent commits"));
-    for (const c of d.commits) {
-      parts.push(el("div", `${c.hash.slice(0, 8)} ${c.subject}${c.fix ? " (fix)" : ""}`, "muted"));
-    }
-  }
-  parts.push(el("h3", "same answer elsewhere"));
-  for (const [label, cmd] of Object.entries(d.commands)) {
-    for (const [how, text] of [["CLI", cmd.cli], ["MCP", cmd.mcp]]) {
-      if (!text) continue;
-      const row = el("div", undefined, "cmd");
-      const b = el("button", `copy ${label} ${how}`);
-      b.addEventListener("click", () => copy(text));
-      row.append(el("code", text), b);
-      parts.push(row);
-    }
-  }
-  if (!n.id.startsWith("dir:") && n.kind !== "Directory") {
-    const buttons = el("div", undefined, "buttons");
-    const center = el("button", "centre here");
-    center.addEventListener("click", () => {
-      state.subject = { id: n.id };
-      $("search").value = n.qualified_name;
-      if (state.mode !== "impact") setMode("neighbors", false);
-      show();
-    });
-    const more = el("button", "expand");
-    more.addEventListener("click", () => expand(n.id));
-    const imp = el("button", "impact");
-    imp.addEventListener("click", () => {
-      state.subject = { id: n.id };
-      setMode("impact");
-    });
-    buttons.append(center, more, imp);
-    parts.push(el("h3", "explore"), buttons);
-  }
-  body.replaceChildren(...parts);
 }
 
 // ---- copy and export ------------------------------------------------------------------------------
