@@ -7,7 +7,7 @@
  */
 import * as Q from "../db/queries.ts";
 import { stronglyConnected } from "../query/cycles.ts";
-import type { GraphReader } from "../query/graph.ts";
+import type { GraphReader, NodeRef } from "../query/graph.ts";
 import { roleOf } from "../query/role.ts";
 import type { ViewEdge, ViewGraph, ViewNode } from "./graph_data.ts";
 import { viewNode } from "./graph_data.ts";
@@ -22,6 +22,17 @@ export type ModuleLevel = "file" | "dir" | "auto";
 function dirOf(path: string): string {
   const i = path.lastIndexOf("/");
   return i < 0 ? "." : path.slice(0, i);
+}
+
+/** File nodes by id (the ends of IMPORTS are files: no symbol lookup first, as byIds does). */
+async function filesByIds(g: GraphReader, ids: string[]): Promise<Map<string, NodeRef>> {
+  const out = new Map<string, NodeRef>();
+  for (let i = 0; i < ids.length; i += 2000) {
+    for (const n of await g.nodes(Q.FILES_BY_IDS, { ids: ids.slice(i, i + 2000) })) {
+      out.set(n.id, n);
+    }
+  }
+  return out;
 }
 
 /** Component number per node id, for components of two or more nodes. */
@@ -53,7 +64,7 @@ export async function moduleMap(
     ids.add(b);
     pairs.push([a, b]);
   }
-  const files = await g.byIds([...ids]);
+  const files = await filesByIds(g, [...ids]);
   const level = opts.level === "auto" ? (files.size > FILE_LEVEL_MAX ? "dir" : "file") : opts.level;
 
   // File-level components, whatever the level drawn: a directory is in a cycle when its files are.

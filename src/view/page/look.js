@@ -39,8 +39,40 @@ export const CYCLE = "#e5484d";
 export const kindColor = (k) => KIND_COLORS[k] ?? OTHER_KIND;
 export const langColor = (l) => LANG_COLORS[l] ?? OTHER_LANG;
 
-/** `large`: past 1,500 nodes (no labels, thin edges); `many`: past 300 (plain labels). */
+/**
+ * Thousands of nodes: few selectors (each is matched against every element), no labels (they
+ * show in the side panel), thin straight edges.
+ */
+function leanStylesheet() {
+  return [
+    {
+      selector: "node",
+      style: {
+        "background-color": "data(fill)",
+        "border-color": "data(ring)",
+        "border-width": 1,
+        width: 8,
+        height: 8,
+      },
+    },
+    { selector: "node[role != 'production']", style: { "background-opacity": 0.45 } },
+    { selector: "node[scc >= 0]", style: { "background-color": CYCLE, "border-color": CYCLE } },
+    {
+      selector: "edge",
+      style: { width: 0.5, "curve-style": "haystack", "line-color": "#b6bfcc", opacity: 0.6 },
+    },
+    { selector: "edge[?cycle]", style: { "line-color": CYCLE, width: 1, opacity: 1 } },
+    { selector: "edge.focus", style: { "line-color": "#2f5bd3", width: 1.5, opacity: 1 } },
+    {
+      selector: "node:selected",
+      style: { "overlay-color": "#2f5bd3", "overlay-opacity": 0.4, "overlay-padding": 6 },
+    },
+  ];
+}
+
+/** `large`: past 1,500 nodes (the lean sheet); `many`: past 300 (plain labels). */
 export function stylesheet(large, many) {
+  if (large) return leanStylesheet();
   return [
     {
       selector: "node",
