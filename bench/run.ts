@@ -2,8 +2,9 @@
  * Benchmarks (`deno task bench [path] [--files N] [--large] [--mcp-only]`): indexing (cold full
  * index, no-op incremental and one-file-edit incremental on a generated repository, and on `path`
  * when given, with peak RSS), then the MCP tools over stdio (bench/mcp.ts: latencies and token
- * counts), then memory_linked_search on a warm server (bench/memory.ts). Numbers are printed,
- * never asserted.
+ * counts), then memory_linked_search on a warm server (bench/memory.ts), then `cgraph view`'s
+ * drawing times in headless Chromium (bench/view.ts; `--view-files N`, default 10,000). Numbers
+ * are printed, never asserted.
  */
 import { extractFacts } from "../src/index/extract.ts";
 import { languageOf } from "../src/lang/registry.ts";
@@ -16,6 +17,7 @@ import { resolveProject } from "../src/project/identity.ts";
 import { generateRepo } from "./genrepo.ts";
 import { benchMcp } from "./mcp.ts";
 import { benchMemory } from "./memory.ts";
+import { benchView } from "./view.ts";
 
 const { values, positionals } = parseArgs({
   args: Deno.args,
@@ -23,6 +25,7 @@ const { values, positionals } = parseArgs({
     files: { type: "string", default: "1000" },
     large: { type: "boolean" },
     "mcp-only": { type: "boolean" },
+    "view-files": { type: "string", default: "10000" },
   },
   allowPositionals: true,
 });
@@ -88,6 +91,7 @@ try {
   if (!values["mcp-only"]) await benchIndexing();
   await benchMcp(db, { files: 1500, calls: 200, warmup: 20, paced: 5 });
   await benchMemory(db, { files: 1000, calls: 200 });
+  await benchView(db, { files: Number(values["view-files"]), runs: 3 });
 } finally {
   clearInterval(sampler);
   await Deno.remove(tmp, { recursive: true });

@@ -4,7 +4,8 @@
  * at a closed local port (so any download fails), no config file, in a directory outside the
  * repository. It prints its version, indexes a repository large enough for the parse-worker pool
  * into exactly the graph the source build makes, and serves MCP over stdio and, configured as the
- * Docker image configures it (MCP_TRANSPORT=http, MCP_HOST, MCP_PORT, CGRAPH_TOKEN), over HTTP.
+ * Docker image configures it (MCP_TRANSPORT=http, MCP_HOST, MCP_PORT, CGRAPH_TOKEN), over HTTP,
+ * with the page of `cgraph view` and its embedded assets at /view/.
  */
 import assert, { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
@@ -231,6 +232,14 @@ Deno.test({
   try {
     const health = await fetch(new URL("/health", url));
     assertEquals(await health.text(), "ok\n");
+    // cgraph view's page, its embedded Cytoscape.js and its API, from the bundle, offline.
+    const auth = { headers: { Authorization: `Bearer ${token}` } };
+    const page = await fetch(new URL("/view/", url), auth);
+    assert((await page.text()).includes('<div id="graph"'));
+    const cy = await fetch(new URL("/view/assets/cytoscape.mjs", url), auth);
+    assert((await cy.text()).includes('version="3.34.4"'));
+    const found = await (await fetch(new URL("/view/api/search?q=register", url), auth)).json();
+    assert(found.hits.some((h: { label: string }) => h.label.endsWith("register")));
     await client.connect(
       new StreamableHTTPClientTransport(url, {
         requestInit: { headers: { Authorization: `Bearer ${token}` } },

@@ -11,10 +11,12 @@ import { deleteCommand, migrateCommand } from "./catalog_cmds.ts";
 import { mcpCommand } from "./mcp_cmd.ts";
 import { initAgentCommand } from "./init_agent_cmd.ts";
 import { queryCommands } from "./query_cmds.ts";
+import { viewCommand } from "./view_cmd.ts";
 
 const COMMANDS: Command[] = [
   indexCommand,
   mcpCommand,
+  viewCommand,
   // The CLI twins of the MCP tools (`list` is list_projects' twin).
   ...queryCommands,
   deleteCommand,

@@ -35,7 +35,7 @@ function envList(name: string): string[] {
   return (Deno.env.get(name) ?? "").split(",").map((s) => s.trim()).filter(Boolean);
 }
 
-function parsePort(raw: string): number {
+export function parsePort(raw: string): number {
   const port = Number(raw);
   if (!/^\d+$/.test(raw.trim()) || port > 65535) {
     throw new CgraphError(`invalid port '${raw}'`, "A port is a number from 0 to 65535.");

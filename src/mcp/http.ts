@@ -25,6 +25,7 @@ import { log } from "../log.ts";
 import { Session, type SessionOptions } from "../query/session.ts";
 import { VERSION } from "../version.ts";
 import { createServer } from "./server.ts";
+import { isViewPath, viewHandler } from "../view/handler.ts";
 
 export interface HttpOptions {
   host: string;
@@ -131,6 +132,13 @@ export async function serveHttp(sessionOpts: SessionOptions, opts: HttpOptions):
   const session = new Session(sessionOpts);
   const sessions = new Map<string, Entry>();
   let closing = false;
+  // The page of `cgraph view` at /view/, behind the same guards (it checks the token itself, as a
+  // browser sends it in the URL or a cookie rather than a header).
+  const view = viewHandler(session, {
+    base: "/view",
+    token: opts.token,
+    originAllowed: (o) => originAllowed(o, allowed),
+  });
 
   const closeEntry = async (id: string, why: string) => {
     const e = sessions.get(id);
@@ -176,7 +184,8 @@ export async function serveHttp(sessionOpts: SessionOptions, opts: HttpOptions):
         headers: { "content-type": "text/plain" },
       });
     }
-    if (url.pathname !== "/mcp") return new Response("Not Found\n", { status: 404 });
+    const forView = isViewPath(url.pathname);
+    if (url.pathname !== "/mcp" && !forView) return new Response("Not Found\n", { status: 404 });
 
     const origin = req.headers.get("origin");
     if (origin !== null && !originAllowed(origin, allowed)) {
@@ -192,6 +201,7 @@ export async function serveHttp(sessionOpts: SessionOptions, opts: HttpOptions):
       log.warn(`mcp http: refused Host ${JSON.stringify(hostHeader)} on a loopback server`);
       return jsonRpcError(403, -32000, "Forbidden: host not allowed");
     }
+    if (forView) return await view(req);
     if (opts.token && !bearerMatches(req.headers.get("authorization"), opts.token)) {
       return jsonRpcError(401, -32001, "Unauthorized: a valid bearer token is required", {
         "www-authenticate": 'Bearer realm="cgraph"',
