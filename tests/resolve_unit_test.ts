@@ -208,6 +208,12 @@ Deno.test("a .h file's language comes from its text, per file", () => {
   const cppByPath = languageOf("a.h", true)!;
   assertEquals(refineLanguage(c, "a.h", bytes("namespace x {\nclass A {};\n}")).name, "cpp");
   assertEquals(refineLanguage(c, "a.h", bytes("int add(int a, int b);")).name, "c");
+  // C++ words in comments prove nothing (lua's `** Lua virtual machine`).
+  assertEquals(
+    refineLanguage(c, "a.h", bytes("/*\n** Lua virtual machine\n*/\n// std::vector\nint f(void);"))
+      .name,
+    "c",
+  );
   assertEquals(
     refineLanguage(
       cppByPath,

@@ -64,12 +64,27 @@ export async function walkRepository(root: string): Promise<WalkResult> {
   const listed = await gitFiles(root) ?? await walkDir(root, ignores);
   const ignored = (p: string) => p.split("/").some((seg) => ignores.has(seg));
   const paths = listed.filter((p) => !ignored(p)).sort();
-  // A `.h` file is C++ when the project has C++ sources.
-  const cppHeaders = paths.some((p) => /\.(cc|cpp|cxx|hpp|hh|hxx)$/i.test(p));
+  // A `.h` file is C++ when the sources beside it are (`blast.h` next to `blast.c` is C), else when
+  // the project has C++ sources; its text can still claim it (refineLanguage).
+  const sources = new Map<string, { c: boolean; cpp: boolean }>();
+  for (const p of paths) {
+    const cpp = /\.(cc|cpp|cxx|c\+\+)$/i.test(p);
+    if (!cpp && !/\.c$/.test(p)) continue;
+    const dir = p.slice(0, p.lastIndexOf("/") + 1);
+    const seen = sources.get(dir) ?? { c: false, cpp: false };
+    if (cpp) seen.cpp = true;
+    else seen.c = true;
+    sources.set(dir, seen);
+  }
+  const cppProject = paths.some((p) => /\.(cc|cpp|cxx|hpp|hh|hxx)$/i.test(p));
+  const cppHeader = (path: string) => {
+    const beside = sources.get(path.slice(0, path.lastIndexOf("/") + 1));
+    return beside ? beside.cpp : cppProject;
+  };
   const result: WalkResult = { files: [], skipped: [], unsupported: 0 };
   const realRoot = await Deno.realPath(root);
   for (const path of paths) {
-    const language = languageOf(path, cppHeaders);
+    const language = languageOf(path, cppHeader(path));
     if (!language) {
       result.unsupported++;
       continue;

@@ -59,7 +59,10 @@ export function refineLanguage(spec: LanguageSpec, path: string, bytes: Uint8Arr
   const claimants = CLAIMS.filter((c) => c.claims!.extensions.includes(ext));
   if (!claimants.length) return spec;
   const text = new TextDecoder().decode(bytes.subarray(0, 65536));
-  for (const c of claimants) if (c.claims!.pattern.test(text)) return c;
+  for (const c of claimants) {
+    const { pattern, comments } = c.claims!;
+    if (pattern.test(comments ? text.replace(comments, " ") : text)) return c;
+  }
   return spec;
 }
 

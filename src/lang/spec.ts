@@ -84,7 +84,13 @@ export interface LanguageSpec {
    * Files with one of these extensions that another language owns, which this language claims when
    * their text matches (`.h` holding classes or namespaces is C++): decided per file, by content.
    */
-  claims?: { extensions: string[]; pattern: RegExp; priority: number };
+  claims?: {
+    extensions: string[];
+    pattern: RegExp;
+    priority: number;
+    /** Comments, removed before the pattern is tried (a `virtual` in a comment proves nothing). */
+    comments?: RegExp;
+  };
   /**
    * Several declarations of one member name in one type are one member (TypeScript overload
    * signatures, accessor pairs): calls reach the first.

@@ -25,6 +25,7 @@ export const cpp: LanguageSpec = {
   claims: {
     extensions: [".h"],
     priority: 2,
+    comments: /\/\*[\s\S]*?\*\/|\/\/[^\n]*/g,
     // Constructs C has not: classes, namespaces, templates, access labels, references to std::,
     // scope operators in declarations, C++ keywords, extension-less standard headers.
     pattern:
