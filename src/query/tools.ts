@@ -95,9 +95,8 @@ export const QUERY_TOOLS: ToolDef[] = [
   tool({
     name: "index_repo",
     description:
-      "Index a repository into the code graph. Incremental by default (only changed files " +
-      "re-parsed); full=true rebuilds. Tools index on first use; call this when answers say " +
-      "stale.",
+      "Refresh the graph when an answer says stale (tools index on first use). Incremental; " +
+      "full=true rebuilds.",
     shape: {
       incremental: z.boolean().default(true),
       full: z.boolean().default(false),
@@ -111,9 +110,7 @@ export const QUERY_TOOLS: ToolDef[] = [
   }),
   tool({
     name: "index_file",
-    description:
-      "After editing a file: incremental re-index of its project (only changed files are " +
-      "re-parsed); says what changed.",
+    description: "After editing a file: re-index (incremental) and say whether it changed.",
     shape: { file: z.string() },
     annotations: WRITE,
     cli: { command: "index-file", positionals: ["file"], summary: "re-index after editing a file" },
@@ -158,8 +155,8 @@ export const QUERY_TOOLS: ToolDef[] = [
   tool({
     name: "get_callers",
     description:
-      "Who calls a symbol (or file), to depth 1-10: file:line, name, kind, line of the " +
-      "call.",
+      "Who calls a symbol or file (depth 1-10). Before changing a signature; the header " +
+      "counts call sites left unresolved.",
     shape: {
       symbol: symbolArg,
       file: fileArg,
@@ -172,9 +169,7 @@ export const QUERY_TOOLS: ToolDef[] = [
   }),
   tool({
     name: "get_callees",
-    description:
-      "What a symbol (or file) calls, to depth 1-10: file:line, name, kind, line of the " +
-      "call.",
+    description: "What a symbol or file calls (depth 1-10): to follow what code does.",
     shape: {
       symbol: symbolArg,
       file: fileArg,
@@ -188,8 +183,8 @@ export const QUERY_TOOLS: ToolDef[] = [
   tool({
     name: "get_dependencies",
     description:
-      "Edges of a symbol or file by relation (CALLS, IMPORTS, EXTENDS, IMPLEMENTS, DEFINES) " +
-      "and direction (OUT: uses, IN: used by, BOTH). A symbol's IMPORTS are its file's.",
+      "A symbol's or file's edges by relation and direction (OUT uses, IN used by): imports, " +
+      "bases, members.",
     shape: {
       symbol: z.string().optional(),
       file: fileArg,
@@ -218,8 +213,8 @@ export const QUERY_TOOLS: ToolDef[] = [
   tool({
     name: "impact_analysis",
     description:
-      "What a change affects: transitive callers, subclasses, implementations (IN) or what " +
-      "it relies on (OUT), with distance, grouped by file. depth 1-10.",
+      "Everything a change to a symbol reaches: transitive callers, subclasses, implementations " +
+      "by distance and file (OUT: what it relies on).",
     shape: {
       symbol: symbolArg,
       file: fileArg,
@@ -248,9 +243,7 @@ export const QUERY_TOOLS: ToolDef[] = [
   }),
   tool({
     name: "find_path",
-    description:
-      "Call chains from a symbol or file to a symbol, shortest first, at most max_depth " +
-      "calls (1-10).",
+    description: "How one symbol or file reaches another: call chains, shortest first.",
     shape: {
       from: symbolArg,
       to: symbolArg,
@@ -273,8 +266,7 @@ export const QUERY_TOOLS: ToolDef[] = [
   tool({
     name: "search_code",
     description:
-      "Find symbols by words of their names (snake/camelCase split) or docs. Ranked: exact, " +
-      "prefix, name words, qualified name, doc. Filters: kind, language.",
+      "Find symbols when you know words, not the name: name words (camel/snake split), docs.",
     shape: {
       query: z.string(),
       kind: kindArg,
@@ -299,8 +291,7 @@ export const QUERY_TOOLS: ToolDef[] = [
   tool({
     name: "find_symbol",
     description:
-      "Where a symbol is defined: file:line-end, name with parameters, kind, first doc line. " +
-      "Unknown names get 'did you mean'.",
+      "Where a name is defined: lines, parameters, kind, doc. Unknown names get 'did you mean'.",
     shape: { name: symbolArg, file: fileArg, kind: kindArg },
     annotations: READ,
     cli: { command: "symbol", positionals: ["name"], summary: "where a symbol is defined" },
@@ -318,8 +309,7 @@ export const QUERY_TOOLS: ToolDef[] = [
   }),
   tool({
     name: "find_references",
-    description: "Every use of a symbol: calls (file:line), imports of its file, subclasses, " +
-      "implementations.",
+    description: "Every use of a symbol: calls, imports of its file, subclasses, implementations.",
     shape: { symbol: symbolArg, file: fileArg, limit: int().default(50) },
     annotations: READ,
     cli: { command: "refs", positionals: ["symbol"], summary: "every use of a symbol" },
@@ -334,8 +324,8 @@ export const QUERY_TOOLS: ToolDef[] = [
   }),
   tool({
     name: "get_context",
-    description: "Overview of a symbol or file in one call: definition, signature, doc, callers, " +
-      "callees, parents/children, imports; sections capped.",
+    description: "First look at a symbol or file: definition, doc, callers, callees, " +
+      "parents/children, imports.",
     shape: { symbol: z.string().optional(), file: fileArg },
     annotations: READ,
     cli: { command: "context", positionals: ["symbol"], summary: "360-degree view of a symbol" },
@@ -375,8 +365,7 @@ export const QUERY_TOOLS: ToolDef[] = [
   tool({
     name: "get_stats",
     description:
-      "Graph size: files, symbols by kind, edges by type, languages; when and at which " +
-      "commit it was indexed.",
+      "Graph size by language, kind and edge type; when and at which commit it was indexed.",
     shape: {},
     annotations: READ,
     cli: { command: "stats", positionals: [], summary: "size of a project's graph" },
