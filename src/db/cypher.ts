@@ -25,7 +25,7 @@ export const CREATE_FULLTEXT =
 
 export const CREATE_FILES = `UNWIND $rows AS r
 CREATE (:File {id: r.id, path: r.path, name: r.name, ext: r.ext, language: r.language,
-  hash: r.hash, lines: r.lines})`;
+  hash: r.hash, lines: r.lines, calls: r.calls})`;
 
 /** One statement per kind: labels cannot be parameters. */
 export function createSymbols(kind: SymbolKind): string {

@@ -13,6 +13,12 @@ export interface FileNode {
   language: string;
   hash: string;
   lines: number;
+  /**
+   * The file's call sites by name, ` name:line,line name:line ` (spaces around every entry), as
+   * the analyzer saw them, resolved or not: a tool asking who calls `name` finds the sites that
+   * resolved nowhere, so an answer can say it is a lower bound (src/query/unresolved.ts).
+   */
+  calls: string;
 }
 
 export interface SymbolNode {
@@ -118,7 +124,23 @@ export function fileNode(f: FileFacts): FileNode {
     language: f.language,
     hash: f.hash,
     lines: f.lines,
+    calls: callSites(f),
   };
+}
+
+/** ` name:line,line name:line ` for FileNode.calls (lines ascending, names in first-seen order). */
+export function callSites(f: FileFacts): string {
+  const byName = new Map<string, number[]>();
+  for (const c of f.calls ?? []) {
+    if (!c.name || /[\s:]/.test(c.name)) continue;
+    const lines = byName.get(c.name);
+    if (!lines) byName.set(c.name, [c.line]);
+    else if (!lines.includes(c.line)) lines.push(c.line);
+  }
+  if (!byName.size) return "";
+  let out = " ";
+  for (const [name, lines] of byName) out += `${name}:${lines.sort((a, b) => a - b).join(",")} `;
+  return out;
 }
 
 const nodeCache = new WeakMap<FileFacts, SymbolNode[]>();

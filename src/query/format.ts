@@ -13,9 +13,11 @@ import type { SearchResult } from "./search.ts";
 import type { ReferencesResult } from "./references.ts";
 import type { ContextGroup, ContextResult, Section } from "./context.ts";
 import type { CyclesResult } from "./cycles.ts";
+import type { DiffImpactResult } from "./diff_impact.ts";
 import type { StatsResult } from "./stats.ts";
 import type { ProjectsResult } from "./projects.ts";
 import type { Resolved } from "./resolve_symbol.ts";
+import type { Unresolved } from "./unresolved.ts";
 
 export const NARROW = "narrow with file or a qualified name";
 
@@ -163,7 +165,15 @@ function neighborExtra(g: NeighborGroup): string[] {
     ...(g.hidden?.tests ? [`+${g.hidden.tests} in tests/examples (include_tests=true)`] : []),
     ...(g.hidden?.guesses ? [`+${g.hidden.guesses} name-only guesses (include_guesses=true)`] : []),
     ...(g.capped ? ["search capped"] : []),
+    ...unresolvedNote(g.unresolved),
   ];
+}
+
+/** `+2 unresolved call sites named invoke (cli.py:40, core.py:7)`: the list is a lower bound. */
+export function unresolvedNote(u: Unresolved | undefined): string[] {
+  if (!u) return [];
+  const shown = u.sites.slice(0, 3).join(", ") + (u.total > 3 ? ", ..." : "");
+  return [`+${plural(u.total, "unresolved call site")} named ${u.name} (${shown})`];
 }
 
 export function formatCalls(r: CallsResult, notes: string[] = []): string {
@@ -221,6 +231,7 @@ export function formatImpact(r: ImpactResult, notes: string[] = []): string {
     (g) => [
       ...truncated(g.total, g.files.reduce((n, f) => n + f.links.length, 0)),
       ...(g.capped ? ["search capped"] : []),
+      ...unresolvedNote(g.unresolved),
     ],
     notes,
   );
@@ -462,4 +473,69 @@ export function formatProjects(r: ProjectsResult, notes: string[] = []): string 
       ].join(" | ")
     ),
   ].join("\n");
+}
+
+export function formatDiffImpact(r: DiffImpactResult, notes: string[] = []): string {
+  const c = r.counts;
+  const counts = (["added", "changed", "removed"] as const).filter((k) => c[k]).map((k) =>
+    `${c[k]} ${k}`
+  );
+  const shown = r.symbols.length;
+  const rest = r.total - r.offset - shown;
+  const lines = [
+    header(
+      `diff impact (${r.diff}): ${plural(r.total, "symbol")} in ${plural(r.files, "file")}${
+        counts.length ? ` (${counts.join(", ")})` : ""
+      }, riskiest first`,
+      [
+        r.offset ? `from ${r.offset}` : undefined,
+        rest > 0 ? `truncated: ${rest} more (offset=${r.offset + shown})` : undefined,
+        r.top_level_files.length
+          ? `top-level code changed in ${r.top_level_files.slice(0, 3).join(", ")}${
+            r.top_level_files.length > 3 ? ", ..." : ""
+          }`
+          : undefined,
+        r.hidden_test_files
+          ? `+${plural(r.hidden_test_files, "changed file")} in tests/examples (include_tests=true)`
+          : undefined,
+        r.unsupported.length ? `${plural(r.unsupported.length, "file")} not read` : undefined,
+        ...notes,
+      ],
+    ),
+  ];
+  for (const s of r.symbols) {
+    const n = s.node;
+    const parts = [s.change, `${n.path}:${n.line}`, shortName(n), kindOf(n)];
+    if (s.change === "removed") {
+      const d = s.dangling;
+      parts.push(
+        d
+          ? `${plural(d.total, "call site")} left (${d.sites.slice(0, 3).join(", ")}${
+            d.total > 3 ? ", ..." : ""
+          })`
+          : "no call sites left",
+      );
+    } else {
+      const names = s.callers.slice(0, 3).map(shortName).join(", ");
+      const more = s.callers_total > 3 ? ` +${s.callers_total - 3}` : "";
+      const elsewhere = s.callers_elsewhere ? ` (+${s.callers_elsewhere} in tests/examples)` : "";
+      parts.push(
+        s.callers_total
+          ? `${plural(s.callers_total, "caller")}: ${names}${more}${elsewhere}`
+          : `no callers${elsewhere}`,
+      );
+      if (s.affected > s.callers_total) {
+        parts.push(`${s.affected} affected in ${plural(s.affected_files, "file")} (d${r.depth})`);
+      }
+      parts.push(
+        s.tests
+          ? `tests: ${s.test_files.slice(0, 2).join(", ")}${s.test_files.length > 2 ? ", ..." : ""}`
+          : s.affected
+          ? "no test reaches it"
+          : "",
+      );
+    }
+    lines.push(parts.filter(Boolean).join(" | "));
+  }
+  return lines.join("\n");
 }

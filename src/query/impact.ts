@@ -8,6 +8,7 @@ import type { EdgeType } from "../graph/model.ts";
 import type { Direction, GraphReader, Link, NodeRef } from "./graph.ts";
 import { byDepthThenLocation, byTotal, expand } from "./neighbors.ts";
 import type { Resolved } from "./resolve_symbol.ts";
+import type { Unresolved } from "./unresolved.ts";
 
 const IMPACT_RELATIONS: EdgeType[] = ["CALLS", "INSTANTIATES", "EXTENDS", "IMPLEMENTS"];
 
@@ -27,6 +28,8 @@ export interface ImpactGroup {
   /** Affected nodes grouped by file, nearest files first; at most `limit` nodes in all. */
   files: ImpactFile[];
   capped: boolean;
+  /** Call sites with the target's name that resolved nowhere (direction IN): a lower bound. */
+  unresolved?: Unresolved;
 }
 
 export interface ImpactResult {

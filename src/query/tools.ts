@@ -15,6 +15,8 @@ import { type ProjectRef, resolveProject } from "../project/identity.ts";
 import { displayName, sanitizeName } from "../project/names.ts";
 import { context } from "./context.ts";
 import { detectCycles } from "./cycles.ts";
+import { readDiff } from "./diff.ts";
+import { diffImpact } from "./diff_impact.ts";
 import * as F from "./format.ts";
 import { impact } from "./impact.ts";
 import { calls, dependencies, RELATIONS } from "./neighbors.ts";
@@ -25,6 +27,7 @@ import { normalizeFile, resolveSymbol } from "./resolve_symbol.ts";
 import { search } from "./search.ts";
 import type { CallOptions, ProjectArgs, Session } from "./session.ts";
 import { stats } from "./stats.ts";
+import { unresolvedSites } from "./unresolved.ts";
 import {
   type Answer,
   answer,
@@ -231,11 +234,71 @@ export const QUERY_TOOLS: ToolDef[] = [
       const t = await session.target(projectArgs(a), call);
       const resolved = await resolveSymbol(t.reader, { name: a.symbol, file: a.file }, t.root);
       const r = await impact(t.reader, resolved, a.direction, depth, limit);
+      if (a.direction === "IN") {
+        for (const g of r.groups.slice(0, 3)) {
+          const u = await unresolvedSites(t.reader, [g.target]);
+          if (u) g.unresolved = u;
+        }
+      }
       const listed = r.groups.flatMap((g) => [
         g.target,
         ...g.files.flatMap((f) => f.links.map((l) => l.node)),
       ]);
       return answer(r, (n) => F.formatImpact(r, n), [...notes, ...t.notes], {
+        target: t,
+        nodes: listed,
+      });
+    },
+  }),
+  tool({
+    name: "diff_impact",
+    description:
+      "Before committing or reviewing: what the working diff (or base..HEAD) adds, changes, " +
+      "removes, with callers, impact and tests reaching it, riskiest first.",
+    shape: {
+      base: z.string().optional(),
+      depth: int().default(3),
+      limit: int().default(30),
+      offset: int().default(0),
+      include_tests: z.boolean().default(false),
+    },
+    annotations: READ,
+    cli: { command: "diff-impact", positionals: [], summary: "impact of the working diff" },
+    async run(session, a, call) {
+      const notes: string[] = [];
+      const depth = clamp("depth", a.depth, 1, 10, notes);
+      const limit = clamp("limit", a.limit, 1, 300, notes);
+      const offset = clamp("offset", a.offset, 0, 100_000, notes);
+      let t = await session.target(projectArgs(a), call);
+      // Changed lines must meet the definitions as they are now: a stale graph is refreshed.
+      if (t.staleness && (t.staleness.changed > 0 || t.staleness.head) && session.autoIndex) {
+        const s = await session.index(await refForIndexing(session, a), {
+          onProgress: call.onProgress,
+        });
+        t = await session.target(projectArgs(a), call);
+        const f = s.files;
+        notes.push(
+          `re-indexed first (${
+            f.added.length + f.modified.length + f.deleted.length
+          } files changed)`,
+        );
+      }
+      if (!t.root) {
+        throw new CgraphError(
+          `Project '${t.project}' has no known root to diff.`,
+          "Pass path=<repository root>.",
+        );
+      }
+      const diff = await readDiff(t.root, a.base);
+      const r = await diffImpact(t.reader, t.root, diff, {
+        depth,
+        limit,
+        offset,
+        includeTests: a.include_tests,
+        base: a.base,
+      });
+      const listed = r.symbols.filter((s) => s.change !== "removed").map((s) => s.node);
+      return answer(r, (n) => F.formatDiffImpact(r, n), [...notes, ...t.notes], {
         target: t,
         nodes: listed,
       });
@@ -425,5 +488,13 @@ async function runCalls(
     includeTests: a.include_tests || a.format === "json",
     includeGuesses: a.include_guesses || a.format === "json",
   });
+  if (type === "callers") {
+    // Call sites with the symbol's name that resolved nowhere: the list is a lower bound.
+    for (const g of r.groups.slice(0, 3)) {
+      const own = r.overloads ? resolved.matches : [g.target];
+      const u = await unresolvedSites(t.reader, own);
+      if (u) g.unresolved = u;
+    }
+  }
   return answer(r, (n) => F.formatCalls(r, n), [...notes, ...t.notes]);
 }
