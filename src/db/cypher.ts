@@ -46,6 +46,8 @@ export function createEdges(type: EdgeType, fromFile: boolean, toFile: boolean):
     ? " {line: r.line, count: r.count, confidence: r.confidence}"
     : type === "DEFINES"
     ? ""
+    : type === "IMPORTS"
+    ? " {line: r.line, type_only: r.type_only}"
     : " {line: r.line}";
   return `UNWIND $rows AS r
 MATCH (a:${endpoint(fromFile)} {id: r.from})

@@ -108,8 +108,8 @@ RETURN i AS via, b.id AS to, e.confidence AS confidence`;
 export const CALL_EDGES = `MATCH (a:Symbol)-[:CALLS]->(b:Symbol)
 RETURN a.id AS a, b.id AS b LIMIT $cap`;
 
-export const IMPORT_EDGES = `MATCH (a:File)-[:IMPORTS]->(b:File)
-RETURN a.id AS a, b.id AS b LIMIT $cap`;
+export const IMPORT_EDGES = `MATCH (a:File)-[e:IMPORTS]->(b:File)
+RETURN a.id AS a, b.id AS b, e.type_only AS type_only LIMIT $cap`;
 
 export const FILES_BY_LANGUAGE = "MATCH (f:File) RETURN f.language AS language, count(f) AS n";
 

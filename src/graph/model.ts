@@ -57,6 +57,8 @@ export interface Edge {
   confidence?: number;
   /** `value`: the callee was reached as a function value (alias, field, returned function). */
   via?: "value";
+  /** IMPORTS only: every import behind it is type-only or deferred (ImportFact.typeOnly). */
+  typeOnly?: boolean;
 }
 
 export function shortHash(text: string): string {

@@ -402,21 +402,55 @@ export function formatContext(r: ContextResult, notes: string[] = []): string {
 }
 
 export function formatCycles(r: CyclesResult, notes: string[] = []): string {
-  return [
-    header(`${r.relation} cycles: ${r.total} (shortest first)`, [
-      ...truncated(r.total, r.cycles.length),
-      r.self_loops
-        ? `${
-          plural(r.self_loops, r.relation === "CALLS" ? "self-recursive symbol" : "self-import")
-        } not listed`
-        : undefined,
-      r.capped ? "search capped: more may exist" : undefined,
-      ...notes,
-    ]),
-    ...r.cycles.map((c) =>
-      `${c.length} | ${[...c.nodes, c.nodes[0]].map((n) => n.qualified_name).join(" -> ")}`
+  const unit = r.relation === "CALLS" ? "symbol" : "file";
+  const name = (n: NodeRef) => n.qualified_name;
+  const counted = r.relation === "CALLS"
+    ? undefined
+    : r.include_type_only
+    ? "counted: every import, type-only and deferred ones too"
+    : `counted: imports that run when a file loads${
+      r.type_only_left_out
+        ? ` (${r.type_only_left_out} type-only or deferred left out: include_type_only=true)`
+        : ""
+    }`;
+  const lines = [
+    header(
+      `${r.relation} cycles: ${plural(r.total, "strongly connected component")} (${
+        plural(r.nodes_in_cycles, unit)
+      }), largest first`,
+      [
+        counted,
+        ...truncated(r.total, r.components.length),
+        r.self_loops
+          ? `${
+            plural(r.self_loops, r.relation === "CALLS" ? "self-recursive symbol" : "self-import")
+          } not listed`
+          : undefined,
+        r.capped ? "search capped: more may exist" : undefined,
+        ...notes,
+      ],
     ),
-  ].join("\n");
+  ];
+  for (const c of r.components) {
+    const more = c.size > c.members.length ? `, ... (${c.size - c.members.length} more)` : "";
+    lines.push(`# ${plural(c.size, unit)} | ${c.members.map(name).join(", ")}${more}`);
+    for (const cy of c.cycles) {
+      lines.push(`${cy.length} | ${[...cy.nodes, cy.nodes[0]].map(name).join(" -> ")}`);
+    }
+    if (c.cycles_total > c.cycles.length) {
+      lines.push(`+${plural(c.cycles_total - c.cycles.length, "more cycle")}`);
+    }
+    const b = c.break_edge;
+    // Worth saying when one edge carries several cycles.
+    if (b && b.cycles > 1) {
+      lines.push(
+        `break first | ${name(b.from)} -> ${
+          name(b.to)
+        } (in ${b.cycles} of ${c.cycles_total} cycles)`,
+      );
+    }
+  }
+  return lines.join("\n");
 }
 
 function counts(r: Record<string, number>): string {

@@ -410,9 +410,11 @@ export const QUERY_TOOLS: ToolDef[] = [
   }),
   tool({
     name: "detect_circular",
-    description: "Cycles in CALLS (mutual recursion) or IMPORTS (between files), shortest first.",
+    description: "Cycles in CALLS (mutual recursion) or IMPORTS: strongly connected components, " +
+      "shortest cycles, the edge to break first.",
     shape: {
       relation: z.enum(["CALLS", "IMPORTS"]).default("CALLS"),
+      include_type_only: z.boolean().default(false),
       limit: int().default(20),
     },
     annotations: READ,
@@ -421,7 +423,7 @@ export const QUERY_TOOLS: ToolDef[] = [
       const notes: string[] = [];
       const limit = clamp("limit", a.limit, 1, 200, notes);
       const t = await session.target(projectArgs(a), call);
-      const r = await detectCycles(t.reader, a.relation, limit);
+      const r = await detectCycles(t.reader, a.relation, limit, a.include_type_only);
       return answer(r, (n) => F.formatCycles(r, n), [...notes, ...t.notes]);
     },
   }),

@@ -12,6 +12,7 @@ export const python: LanguageSpec = {
   implicitThis: false,
   packageScope: "none",
   typeNames: /^[A-Z][\w$]*$/,
+  typeOnlyGuard: /\bTYPE_CHECKING\b/,
   testFiles: /(^|\/)(test_[^/]*|[^/]*_test|conftest)\.pyi?$/,
   docStyle: "docstring",
   constructorNames: ["__init__"],
