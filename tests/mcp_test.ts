@@ -28,6 +28,7 @@ const TOOL_NAMES = [
   "find_references",
   "get_context",
   "detect_circular",
+  "diff_impact",
   "get_stats",
   "list_projects",
   "get_schema",
@@ -172,7 +173,10 @@ Deno.test(
       assertEquals(answers.find_symbol.split("\n")[0], "register: 2 definitions");
       assert(answers.find_references.includes("shop/models.py:19 | extends | Admin"));
       assert(answers.get_context.includes("--- callers (2) ---"));
-      assertEquals(answers.detect_circular, "IMPORTS cycles: 0 (shortest first)");
+      assertEquals(
+        answers.detect_circular,
+        "IMPORTS cycles: none; counted: imports that run when a file loads",
+      );
       assert(answers.get_stats.includes("7 files, 21 symbols"), answers.get_stats);
       assert(answers.list_projects.includes(`${project} | test | 7 files`));
       assert(answers.index_repo.includes("| mode incremental |"), answers.index_repo);

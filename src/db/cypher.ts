@@ -75,7 +75,7 @@ DETACH DELETE f`;
 export const COUNT_FILES = "MATCH (f:File) RETURN count(f) AS n";
 export const COUNT_SYMBOLS_BY_KIND = "MATCH (s:Symbol) RETURN s.kind AS kind, count(s) AS n";
 
-// ---- memory: decisions in the branch graph (src/index/decisions.ts) ------------------------
+// ---- memory: decisions in the branch graph (src/memory/decisions.ts) ------------------------
 
 export const DECISION_INDEXES = [
   "CREATE INDEX FOR (d:Decision) ON (d.id)",

@@ -123,6 +123,11 @@ export async function detectCycles(
       ...breakEdge(f.cycles, nodes),
     };
   });
+  // Largest first; equal sizes by their first member, so answers are stable.
+  out.sort((a, b) =>
+    b.size - a.size ||
+    ((a.members[0]?.qualified_name ?? "") < (b.members[0]?.qualified_name ?? "") ? -1 : 1)
+  );
   return {
     type: "cycles",
     relation,

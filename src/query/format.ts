@@ -415,9 +415,11 @@ export function formatCycles(r: CyclesResult, notes: string[] = []): string {
     }`;
   const lines = [
     header(
-      `${r.relation} cycles: ${plural(r.total, "strongly connected component")} (${
-        plural(r.nodes_in_cycles, unit)
-      }), largest first`,
+      r.total
+        ? `${r.relation} cycles: ${plural(r.total, "strongly connected component")} (${
+          plural(r.nodes_in_cycles, unit)
+        }), largest first`
+        : `${r.relation} cycles: none`,
       [
         counted,
         ...truncated(r.total, r.components.length),

@@ -270,18 +270,16 @@ export const QUERY_TOOLS: ToolDef[] = [
       const limit = clamp("limit", a.limit, 1, 300, notes);
       const offset = clamp("offset", a.offset, 0, 100_000, notes);
       let t = await session.target(projectArgs(a), call);
-      // Changed lines must meet the definitions as they are now: a stale graph is refreshed.
-      if (t.staleness && (t.staleness.changed > 0 || t.staleness.head) && session.autoIndex) {
+      // Changed lines must meet the definitions as they are now: an incremental run first (a
+      // no-op when nothing changed since the last one).
+      if (session.autoIndex && !t.indexed && t.root) {
         const s = await session.index(await refForIndexing(session, a), {
           onProgress: call.onProgress,
         });
-        t = await session.target(projectArgs(a), call);
         const f = s.files;
-        notes.push(
-          `re-indexed first (${
-            f.added.length + f.modified.length + f.deleted.length
-          } files changed)`,
-        );
+        const changed = f.added.length + f.modified.length + f.deleted.length;
+        t = await session.target(projectArgs(a), call);
+        if (changed) notes.push(`re-indexed first (${changed} files changed)`);
       }
       if (!t.root) {
         throw new CgraphError(
