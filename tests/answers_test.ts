@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { runCgraph, testDb } from "./helpers/db.ts";
 import { dropProject, indexAs, uniqueName } from "./helpers/graph.ts";
 import { childEnv, connectMcp, dbUrl, type McpSession, ROOT, textOf } from "./helpers/mcp.ts";
+import { roleOf } from "../src/query/role.ts";
 
 const TRAPS = join(ROOT, "fixtures/traps");
 const opts = { sanitizeOps: false, sanitizeResources: false };
@@ -291,3 +292,18 @@ Deno.test(
     });
   },
 );
+
+Deno.test("answers: what a file is for, by path conventions", () => {
+  const cases: [string, string][] = [
+    ["src/app/service.py", "production"],
+    ["tests/test_cli.py", "test"],
+    ["pkg/cli_test.go", "test"],
+    ["web/app.spec.ts", "test"],
+    ["fixtures/traps/clikit/core.py", "test"],
+    ["examples/demo.py", "example"],
+    ["docs/conf.py", "doc"],
+    ["vendor/lib/x.go", "vendored"],
+    ["api/user.pb.go", "generated"],
+  ];
+  assertEquals(cases.map(([p]) => [p, roleOf(p)]), cases);
+});

@@ -327,7 +327,7 @@ const memoryLinkedSearch = tool({
         }
         const out = [
           F.header(`memory of '${resolved.query}': ${resolved.total} definitions match`, [
-            F.NARROW,
+            F.narrowHint(groups.map((gr) => gr.target)),
             resolved.total > groups.length ? `showing ${groups.length}` : undefined,
             ...n,
           ]),

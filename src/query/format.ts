@@ -19,8 +19,6 @@ import type { ProjectsResult } from "./projects.ts";
 import type { Resolved } from "./resolve_symbol.ts";
 import type { Unresolved } from "./unresolved.ts";
 
-export const NARROW = "narrow with file or a qualified name";
-
 /**
  * How to pick one of several definitions, naming the argument values that do it: a file when
  * they live in different files, else a qualified name; none when neither tells them apart.
@@ -89,6 +87,15 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 
 function truncated(total: number, shown: number): string[] {
   return total > shown ? [`truncated: ${total - shown} more`] : [];
+}
+
+/** `from 50`, `truncated: 12 more (offset=100)`: where a page starts and how to get the rest. */
+function paged(total: number, offset: number, shown: number): string[] {
+  const rest = total - offset - shown;
+  return [
+    ...(offset ? [`from ${offset}`] : []),
+    ...(rest > 0 ? [`truncated: ${rest} more (offset=${offset + shown})`] : []),
+  ];
 }
 
 /** `12` or `5000+` when the lookup was capped. */
@@ -229,7 +236,7 @@ export function formatImpact(r: ImpactResult, notes: string[] = []): string {
         )
       ),
     (g) => [
-      ...truncated(g.total, g.files.reduce((n, f) => n + f.links.length, 0)),
+      ...paged(g.total, r.offset ?? 0, g.files.reduce((n, f) => n + f.links.length, 0)),
       ...(g.capped ? ["search capped"] : []),
       ...unresolvedNote(g.unresolved),
     ],
@@ -248,7 +255,12 @@ export function formatPaths(r: PathsResult, notes: string[] = []): string {
       [
         r.more ? `truncated: more paths exist (limit ${r.limit})` : undefined,
         r.capped ? "search capped" : undefined,
-        r.from_definitions.length > 1 || r.to_definitions.length > 1 ? NARROW : undefined,
+        r.from_definitions.length > 1
+          ? `from: ${narrowHint(r.from_definitions) ?? "several definitions"}`
+          : undefined,
+        r.to_definitions.length > 1
+          ? `to: ${narrowHint(r.to_definitions) ?? "several definitions"}`
+          : undefined,
         ...notes,
       ],
     ),
@@ -264,7 +276,7 @@ export function formatSearch(r: SearchResult, notes: string[] = []): string {
     .filter(Boolean).join(", ");
   return [
     header(`search '${r.query}'${filters ? ` (${filters})` : ""}: ${plural(r.total, "hit")}`, [
-      ...truncated(r.total, r.hits.length),
+      ...paged(r.total, r.offset ?? 0, r.hits.length),
       r.capped ? "candidates capped; refine the query" : undefined,
       ...notes,
     ]),
@@ -327,7 +339,9 @@ export function formatReferences(r: ReferencesResult, notes: string[] = []): str
           x.count && x.count > 1 ? ` (x${x.count})` : ""
         } | ${isFile(x.from) ? x.from.path : `${shortName(x.from)} | ${kindOf(x.from)}`}`
       ),
-    (g) => [...truncated(g.total, g.refs.length), ...(g.capped ? ["search capped"] : [])],
+    (
+      g,
+    ) => [...paged(g.total, g.offset ?? 0, g.refs.length), ...(g.capped ? ["search capped"] : [])],
     notes,
   );
 }
@@ -383,6 +397,12 @@ function contextLines(g: ContextGroup): string[] {
 }
 
 export function formatContext(r: ContextResult, notes: string[] = []): string {
+  const capped = r.groups.some((g) =>
+    [g.callers, g.callees, g.parents, g.children, g.imports, g.imported_by].some((s) =>
+      s.total > s.links.length
+    )
+  );
+  if (capped) notes = [`sections show ${r.limit} each (limit raises it)`, ...notes];
   if (r.groups.length === 1 && r.definitions === 1) {
     return [
       header(`context of ${describe(r.groups[0].target)}`, notes),
@@ -392,7 +412,7 @@ export function formatContext(r: ContextResult, notes: string[] = []): string {
   }
   const out = [
     header(`context of '${r.query}': ${defs(r)} definitions match`, [
-      NARROW,
+      narrowHint(r.groups.map((g) => g.target)),
       r.definitions > r.groups.length ? `showing ${r.groups.length}` : undefined,
       ...notes,
     ]),

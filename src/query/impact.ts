@@ -38,6 +38,7 @@ export interface ImpactResult {
   direction: Direction;
   depth: number;
   limit: number;
+  offset?: number;
   definitions: number;
   /** The definitions lookup was capped: `definitions` is a lower bound. */
   definitions_capped?: boolean;
@@ -50,10 +51,11 @@ export async function impact(
   direction: Direction,
   depth: number,
   limit: number,
+  offset = 0,
 ): Promise<ImpactResult> {
   const groups: ImpactGroup[] = [];
   for (const target of resolved.matches) {
-    groups.push(await impactOf(g, target, direction, depth, limit));
+    groups.push(await impactOf(g, target, direction, depth, limit, offset));
   }
   groups.sort(byTotal);
   return {
@@ -62,6 +64,7 @@ export async function impact(
     direction,
     depth,
     limit,
+    ...(offset ? { offset } : {}),
     definitions: resolved.total,
     ...(resolved.total_capped ? { definitions_capped: true } : {}),
     groups,
@@ -74,6 +77,7 @@ async function impactOf(
   direction: Direction,
   depth: number,
   limit: number,
+  offset: number,
 ): Promise<ImpactGroup> {
   const ex = await expand(g, [target], IMPACT_RELATIONS, direction, depth);
   const links = ex.links.sort(byDepthThenLocation);
@@ -90,12 +94,18 @@ async function impactOf(
   const files = [...perFile.values()].sort((a, b) =>
     rank(a) - rank(b) || a.distance - b.distance || (a.path < b.path ? -1 : 1)
   );
-  // Keep `limit` nodes in all, in file-group order.
+  // Keep `limit` nodes in all from `offset`, in file-group order.
+  let skip = offset;
   let left = limit;
   const shown: ImpactFile[] = [];
   for (const f of files) {
     if (left <= 0) break;
-    const take = f.links.slice(0, left);
+    if (skip >= f.links.length) {
+      skip -= f.links.length;
+      continue;
+    }
+    const take = f.links.slice(skip, skip + left);
+    skip = 0;
     left -= take.length;
     shown.push({ ...f, links: take });
   }

@@ -275,6 +275,7 @@ export async function dependencies(
   relations: EdgeType[],
   direction: DirectionArg,
   limit: number,
+  offset = 0,
 ): Promise<DependenciesResult> {
   const dirs: Direction[] = direction === "BOTH" ? ["OUT", "IN"] : [direction];
   const groups: NeighborGroup[] = [];
@@ -301,7 +302,13 @@ export async function dependencies(
       LISTING_ORDER.indexOf(a.rel) - LISTING_ORDER.indexOf(b.rel) ||
       byLocation(a.node, b.node) || (a.at ?? 0) - (b.at ?? 0)
     );
-    groups.push({ target, links: merged.slice(0, limit), total: merged.length, capped });
+    groups.push({
+      target,
+      links: merged.slice(offset, offset + limit),
+      total: merged.length,
+      capped,
+      ...(offset ? { offset } : {}),
+    });
   }
   groups.sort(byTotal);
   return {

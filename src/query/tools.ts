@@ -194,6 +194,7 @@ export const QUERY_TOOLS: ToolDef[] = [
       relations: z.array(z.enum(RELATIONS as [EdgeType, ...EdgeType[]])).optional(),
       direction: z.enum(["OUT", "IN", "BOTH"]).default("OUT"),
       limit: int().default(50),
+      offset: int().default(0),
     },
     annotations: READ,
     cli: { command: "deps", positionals: ["symbol"], summary: "edges of a symbol or file" },
@@ -209,7 +210,8 @@ export const QUERY_TOOLS: ToolDef[] = [
       const rels = a.relations?.length
         ? [...new Set(a.relations)]
         : RELATIONS.filter((r) => r !== "DEFINES");
-      const r = await dependencies(t.reader, resolved, rels, a.direction, limit);
+      const offset = clamp("offset", a.offset, 0, 100_000, notes);
+      const r = await dependencies(t.reader, resolved, rels, a.direction, limit, offset);
       return answer(r, (n) => F.formatDependencies(r, n), [...notes, ...t.notes]);
     },
   }),
@@ -224,6 +226,7 @@ export const QUERY_TOOLS: ToolDef[] = [
       direction: z.enum(["IN", "OUT"]).default("IN"),
       depth: int().default(3),
       limit: int().default(100),
+      offset: int().default(0),
     },
     annotations: READ,
     cli: { command: "impact", positionals: ["symbol"], summary: "what a change affects" },
@@ -233,7 +236,8 @@ export const QUERY_TOOLS: ToolDef[] = [
       const limit = clamp("limit", a.limit, 1, 1000, notes);
       const t = await session.target(projectArgs(a), call);
       const resolved = await resolveSymbol(t.reader, { name: a.symbol, file: a.file }, t.root);
-      const r = await impact(t.reader, resolved, a.direction, depth, limit);
+      const offset = clamp("offset", a.offset, 0, 100_000, notes);
+      const r = await impact(t.reader, resolved, a.direction, depth, limit, offset);
       if (a.direction === "IN") {
         for (const g of r.groups.slice(0, 3)) {
           const u = await unresolvedSites(t.reader, [g.target]);
@@ -333,6 +337,7 @@ export const QUERY_TOOLS: ToolDef[] = [
       kind: kindArg,
       language: z.string().optional(),
       limit: int().default(20),
+      offset: int().default(0),
     },
     annotations: READ,
     cli: {
@@ -345,7 +350,13 @@ export const QUERY_TOOLS: ToolDef[] = [
       const notes: string[] = [];
       const limit = clamp("limit", a.limit, 1, 200, notes);
       const t = await session.target(projectArgs(a), call);
-      const r = await search(t.reader, a.query, { kind: a.kind, language: a.language, limit });
+      const offset = clamp("offset", a.offset, 0, 10_000, notes);
+      const r = await search(t.reader, a.query, {
+        kind: a.kind,
+        language: a.language,
+        limit,
+        offset,
+      });
       return answer(r, (n) => F.formatSearch(r, n), [...notes, ...t.notes]);
     },
   }),
@@ -371,7 +382,7 @@ export const QUERY_TOOLS: ToolDef[] = [
   tool({
     name: "find_references",
     description: "Every use of a symbol: calls, imports of its file, subclasses, implementations.",
-    shape: { symbol: symbolArg, file: fileArg, limit: int().default(50) },
+    shape: { symbol: symbolArg, file: fileArg, limit: int().default(50), offset: int().default(0) },
     annotations: READ,
     cli: { command: "refs", positionals: ["symbol"], summary: "every use of a symbol" },
     async run(session, a, call) {
@@ -379,7 +390,8 @@ export const QUERY_TOOLS: ToolDef[] = [
       const limit = clamp("limit", a.limit, 1, 500, notes);
       const t = await session.target(projectArgs(a), call);
       const resolved = await resolveSymbol(t.reader, { name: a.symbol, file: a.file }, t.root);
-      const r = await references(t.reader, resolved, limit);
+      const offset = clamp("offset", a.offset, 0, 100_000, notes);
+      const r = await references(t.reader, resolved, limit, offset);
       return answer(r, (n) => F.formatReferences(r, n), [...notes, ...t.notes]);
     },
   }),
@@ -387,7 +399,7 @@ export const QUERY_TOOLS: ToolDef[] = [
     name: "get_context",
     description: "First look at a symbol or file: definition, doc, callers, callees, " +
       "parents/children, imports.",
-    shape: { symbol: z.string().optional(), file: fileArg },
+    shape: { symbol: z.string().optional(), file: fileArg, limit: int().default(10) },
     annotations: READ,
     cli: { command: "context", positionals: ["symbol"], summary: "360-degree view of a symbol" },
     async run(session, a, call) {
@@ -398,12 +410,21 @@ export const QUERY_TOOLS: ToolDef[] = [
         t.root,
       );
       // Several definitions: the first few in full; the header says how to narrow.
-      const r = await context(t.reader, { ...resolved, matches: resolved.matches.slice(0, 3) });
+      const notes: string[] = [];
+      const limit = clamp("limit", a.limit, 1, 200, notes);
+      const r = await context(
+        t.reader,
+        { ...resolved, matches: resolved.matches.slice(0, 3) },
+        limit,
+      );
       const listed = r.groups.flatMap((g) => [
         g.target,
         ...[g.callers, g.callees, g.parents, g.children].flatMap((s) => s.links.map((l) => l.node)),
       ]);
-      return answer(r, (n) => F.formatContext(r, n), t.notes, { target: t, nodes: listed });
+      return answer(r, (n) => F.formatContext(r, n), [...notes, ...t.notes], {
+        target: t,
+        nodes: listed,
+      });
     },
   }),
   tool({
