@@ -132,17 +132,19 @@ export function fileNode(f: FileFacts): FileNode {
 
 /** ` name:line,line name:line ` for FileNode.calls (lines ascending, names in first-seen order). */
 export function callSites(f: FileFacts): string {
-  const byName = new Map<string, number[]>();
+  const byName = new Map<string, Set<number>>();
   for (const c of f.calls ?? []) {
-    if (!c.name || /[\s:]/.test(c.name)) continue;
     const lines = byName.get(c.name);
-    if (!lines) byName.set(c.name, [c.line]);
-    else if (!lines.includes(c.line)) lines.push(c.line);
+    if (lines) lines.add(c.line);
+    else byName.set(c.name, new Set([c.line]));
   }
-  if (!byName.size) return "";
-  let out = " ";
-  for (const [name, lines] of byName) out += `${name}:${lines.sort((a, b) => a - b).join(",")} `;
-  return out;
+  let out = "";
+  for (const [name, lines] of byName) {
+    // The format's separators cannot be part of a name.
+    if (!name || name.includes(" ") || name.includes(":") || name.includes("\n")) continue;
+    out += ` ${name}:${[...lines].sort((a, b) => a - b).join(",")}`;
+  }
+  return out ? `${out} ` : "";
 }
 
 const nodeCache = new WeakMap<FileFacts, SymbolNode[]>();
