@@ -48,6 +48,8 @@ export interface DiffImpactResult {
   top_level_files: string[];
   /** Changed files in tests, examples and the like, left out (include_tests lists them). */
   hidden_test_files?: number;
+  /** Only the first this many definitions were assessed and ranked (a very large diff). */
+  examined?: number;
   depth: number;
   limit: number;
   offset: number;
@@ -171,6 +173,7 @@ export async function diffImpact(
     counts,
     top_level_files: topLevel,
     ...(hiddenFiles ? { hidden_test_files: hiddenFiles } : {}),
+    ...(found.length > SYMBOL_CAP ? { examined: SYMBOL_CAP } : {}),
     depth: opts.depth,
     limit: opts.limit,
     offset: opts.offset,

@@ -180,7 +180,10 @@ function neighborExtra(g: NeighborGroup): string[] {
 export function unresolvedNote(u: Unresolved | undefined): string[] {
   if (!u) return [];
   const shown = u.sites.slice(0, 3).join(", ") + (u.total > 3 ? ", ..." : "");
-  return [`+${plural(u.total, "unresolved call site")} named ${u.name} (${shown})`];
+  const n = u.capped
+    ? `${u.total}+ unresolved call sites`
+    : plural(u.total, "unresolved call site");
+  return [`+${n} named ${u.name} (${shown})`];
 }
 
 export function formatCalls(r: CallsResult, notes: string[] = []): string {
@@ -546,6 +549,7 @@ export function formatDiffImpact(r: DiffImpactResult, notes: string[] = []): str
       [
         r.offset ? `from ${r.offset}` : undefined,
         rest > 0 ? `truncated: ${rest} more (offset=${r.offset + shown})` : undefined,
+        r.examined ? `the first ${r.examined} in diff order assessed and ranked` : undefined,
         r.top_level_files.length
           ? `top-level code changed in ${r.top_level_files.slice(0, 3).join(", ")}${
             r.top_level_files.length > 3 ? ", ..." : ""

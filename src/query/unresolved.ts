@@ -21,10 +21,12 @@ export interface Unresolved {
   total: number;
   /** The first sites (`path:line`), production code first; at most SITES_KEPT. */
   sites: string[];
+  /** More files call the name than were read: `total` is a lower bound. */
+  capped?: boolean;
 }
 
 /** Files read per question (a name called in more files is answered as a lower bound). */
-const FILE_CAP = 2000;
+const FILE_CAP = 500;
 const SITES_KEPT = 20;
 
 export async function unresolvedSites(
@@ -90,5 +92,6 @@ export async function unresolvedSites(
     name,
     total: left.length,
     sites: left.slice(0, SITES_KEPT).map((s) => `${s.path}:${s.line}`),
+    ...(rows.length >= FILE_CAP ? { capped: true } : {}),
   };
 }
