@@ -240,6 +240,7 @@ export function formatImpact(r: ImpactResult, notes: string[] = []): string {
       ),
     (g) => [
       ...paged(g.total, r.offset ?? 0, g.files.reduce((n, f) => n + f.links.length, 0)),
+      ...(g.hidden_tests ? [`+${g.hidden_tests} in tests/examples (include_tests=true)`] : []),
       ...(g.capped ? ["search capped"] : []),
       ...unresolvedNote(g.unresolved),
     ],

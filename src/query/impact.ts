@@ -28,6 +28,8 @@ export interface ImpactGroup {
   /** Affected nodes grouped by file, nearest files first; at most `limit` nodes in all. */
   files: ImpactFile[];
   capped: boolean;
+  /** Affected nodes in tests, examples and the like, left out (include_tests lists them). */
+  hidden_tests?: number;
   /** Call sites with the target's name that resolved nowhere (direction IN): a lower bound. */
   unresolved?: Unresolved;
 }
@@ -52,10 +54,11 @@ export async function impact(
   depth: number,
   limit: number,
   offset = 0,
+  includeTests = true,
 ): Promise<ImpactResult> {
   const groups: ImpactGroup[] = [];
   for (const target of resolved.matches) {
-    groups.push(await impactOf(g, target, direction, depth, limit, offset));
+    groups.push(await impactOf(g, target, direction, depth, limit, offset, includeTests));
   }
   groups.sort(byTotal);
   return {
@@ -78,9 +81,13 @@ async function impactOf(
   depth: number,
   limit: number,
   offset: number,
+  includeTests: boolean,
 ): Promise<ImpactGroup> {
   const ex = await expand(g, [target], IMPACT_RELATIONS, direction, depth);
-  const links = ex.links.sort(byDepthThenLocation);
+  const all = ex.links.sort(byDepthThenLocation);
+  // Tests, examples and the like: counted, listed only when asked for.
+  const links = includeTests ? all : all.filter((l) => isProduction(l.node.path));
+  const hiddenTests = all.length - links.length;
   const by_distance: Record<string, number> = {};
   for (const l of links) by_distance[String(l.depth)] = (by_distance[String(l.depth)] ?? 0) + 1;
   const perFile = new Map<string, ImpactFile>();
@@ -116,5 +123,6 @@ async function impactOf(
     files_total: files.length,
     files: shown,
     capped: ex.capped,
+    ...(hiddenTests ? { hidden_tests: hiddenTests } : {}),
   };
 }

@@ -227,6 +227,7 @@ export const QUERY_TOOLS: ToolDef[] = [
       depth: int().default(3),
       limit: int().default(100),
       offset: int().default(0),
+      include_tests: z.boolean().default(false),
     },
     annotations: READ,
     cli: { command: "impact", positionals: ["symbol"], summary: "what a change affects" },
@@ -237,7 +238,9 @@ export const QUERY_TOOLS: ToolDef[] = [
       const t = await session.target(projectArgs(a), call);
       const resolved = await resolveSymbol(t.reader, { name: a.symbol, file: a.file }, t.root);
       const offset = clamp("offset", a.offset, 0, 100_000, notes);
-      const r = await impact(t.reader, resolved, a.direction, depth, limit, offset);
+      // JSON keeps everything; text lists tests and examples only when asked.
+      const includeTests = a.include_tests || a.format === "json";
+      const r = await impact(t.reader, resolved, a.direction, depth, limit, offset, includeTests);
       if (a.direction === "IN") {
         for (const g of r.groups.slice(0, 3)) {
           const u = await unresolvedSites(t.reader, [g.target]);
