@@ -272,10 +272,18 @@ Deno.test(
       const risks = data.symbols.map((s) => s.risk);
       assertEquals(risks, [...risks].sort((x, y) => y - x), "riskiest first");
 
-      // Committed on a branch: base..HEAD answers the same.
+      // Committed on a branch: base..HEAD answers the same, also once main has moved on (what
+      // main changed since is not this branch's change).
       await git(dir, "checkout", "-qb", "feature");
       await git(dir, "add", ".");
       await git(dir, "commit", "-qm", "change");
+      await git(dir, "checkout", "-q", "main");
+      await Deno.writeTextFile(
+        join(dir, "clikit/group.py"),
+        "class Group:\n    def invoke(self, callback):\n        return [callback, callback]\n",
+      );
+      await git(dir, "commit", "-qam", "main moves on");
+      await git(dir, "checkout", "-q", "feature");
       const range = await a.both("diff_impact", { base: "main" }, [
         "diff-impact",
         "--base",

@@ -21,7 +21,7 @@ export interface FileDiff {
 export interface DiffSpec {
   /** `working tree vs HEAD` or `REF..HEAD`. */
   label: string;
-  /** The revision the old side is read from. */
+  /** The revision the old side is read from (for base..HEAD: where HEAD left base). */
   base: string;
   files: FileDiff[];
 }
@@ -51,7 +51,11 @@ export async function readDiff(root: string, base?: string): Promise<DiffSpec> {
       base ? "Give a branch, tag or commit as base." : "Commit once, or give base=<ref>.",
     );
   }
-  const range = base ? [base, "HEAD"] : ["HEAD"];
+  // base..HEAD: what the commits on HEAD since it left `base` change (as `git log base..HEAD`
+  // lists them), so a base that moved on since does not count its own changes as reverted here.
+  const fork = base ? await git(root, ["merge-base", base, "HEAD"]) : undefined;
+  const old = fork?.ok ? fork.out.trim() : from;
+  const range = base ? [old, "HEAD"] : ["HEAD"];
   const diff = await git(root, [
     "diff",
     "-U0",
@@ -73,7 +77,7 @@ export async function readDiff(root: string, base?: string): Promise<DiffSpec> {
       files.push({ path, status: "added", newRanges: [[1, Math.max(1, lines)]], oldRanges: [] });
     }
   }
-  return { label: base ? `${base}..HEAD` : "working tree vs HEAD", base: from, files };
+  return { label: base ? `${base}..HEAD` : "working tree vs HEAD", base: old, files };
 }
 
 /** A file's text at a revision (path relative to the project root), or undefined. */

@@ -286,7 +286,7 @@ export const QUERY_TOOLS: ToolDef[] = [
         const f = s.files;
         const changed = f.added.length + f.modified.length + f.deleted.length;
         t = await session.target(projectArgs(a), call);
-        if (changed) notes.push(`re-indexed first (${changed} files changed)`);
+        if (changed) notes.push(`re-indexed first (${F.plural(changed, "file")} changed)`);
       }
       if (!t.root) {
         throw new CgraphError(
