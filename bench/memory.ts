@@ -9,6 +9,7 @@
  */
 import type { Db } from "../src/db/client.ts";
 import { indexProject } from "../src/index/indexer.ts";
+import "../src/tools/registry.ts";
 import { notesGraph } from "../src/memory/notes.ts";
 import { historyKey } from "../src/memory/history.ts";
 import { deleteGraphs } from "../src/project/catalog.ts";

@@ -9,7 +9,7 @@ import assert, { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
 import type { Db } from "../src/db/client.ts";
 import { CgraphError, describeError } from "../src/errors.ts";
-import { isDecisionPath, parseDecision } from "../src/index/decisions.ts";
+import { isDecisionPath, parseDecision } from "../src/memory/decisions.ts";
 import { historyKey, looksLikeFix, mapRange } from "../src/memory/history.ts";
 import { notesGraph } from "../src/memory/notes.ts";
 import { keysFor } from "../src/project/names.ts";

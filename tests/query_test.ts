@@ -269,7 +269,7 @@ Deno.test({ name: "text answers: header line, then one result per line", ...opts
     assertEquals(list.split("\n")[0], "indexed projects: 1 graph");
     assert(list.includes(`${base.project} | test | 7 files | 21 symbols`));
 
-    assertEquals(await call(s, "detect_circular", base), "CALLS cycles: 0 (shortest first)");
+    assertEquals(await call(s, "detect_circular", base), "CALLS cycles: none");
   });
 });
 
@@ -474,7 +474,10 @@ Deno.test(
 );
 
 Deno.test(
-  { name: "cycles: shortest first, each cycle once", ...opts },
+  {
+    name: "cycles: components, the shortest cycle through each member, the edge to break",
+    ...opts,
+  },
   async () => {
     const db = await testDb();
     const project = uniqueName("t-cycles");
@@ -497,15 +500,23 @@ Deno.test(
       const base = { project, branch: "test" };
       const calls = (await call(s, "detect_circular", base)).split("\n");
       assertEquals(calls, [
-        "CALLS cycles: 2 (shortest first)",
+        "CALLS cycles: 1 strongly connected component (4 symbols), largest first",
+        "# 4 symbols | a.alpha, b.beta, c.delta, c.gamma",
         "2 | a.alpha -> b.beta -> a.alpha",
         "4 | a.alpha -> b.beta -> c.gamma -> c.delta -> a.alpha",
+        "break first | a.alpha -> b.beta (in 2 of 2 cycles)",
       ]);
       const imports = (await call(s, "detect_circular", { ...base, relation: "IMPORTS" })).split(
         "\n",
       );
-      assertEquals(imports[0], "IMPORTS cycles: 2 (shortest first)");
-      assert(imports.includes("2 | a.py -> b.py -> a.py"), imports.join("\n"));
+      assertEquals(imports, [
+        "IMPORTS cycles: 1 strongly connected component (3 files), largest first; " +
+        "counted: imports that run when a file loads",
+        "# 3 files | a.py, b.py, c.py",
+        "2 | a.py -> b.py -> a.py",
+        "3 | a.py -> b.py -> c.py -> a.py",
+        "break first | a.py -> b.py (in 2 of 2 cycles)",
+      ]);
     } finally {
       await dropProject(db, project);
       await Deno.remove(dir, { recursive: true });

@@ -60,6 +60,8 @@ export const LABELS: LabelDoc[] = [
       language: SYMBOL_PROPS.language,
       hash: "SHA-256 of the content",
       lines: "number of lines",
+      calls: "the file's call sites by name, resolved or not: ` name:line,line name:line ` " +
+        "(find them with `f.calls CONTAINS ' name:'`)",
     },
   },
   {
@@ -125,7 +127,12 @@ export const RELATIONS: RelationDoc[] = [
     type: "IMPORTS",
     ends: [["File", "File"]],
     description: "a file imports another file of the repository (external packages are not nodes)",
-    properties: { line: "line of the import statement" },
+    properties: {
+      line: "line of the import statement",
+      type_only:
+        "true when every import behind it serves types only or runs late (`import type`, " +
+        "`if TYPE_CHECKING:`, inside a function); absent otherwise",
+    },
   },
   {
     type: "EXTENDS",

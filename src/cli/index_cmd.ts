@@ -1,4 +1,6 @@
 import { indexProject } from "../index/indexer.ts";
+// The post-index steps features register (decisions) come with the tool table.
+import "../tools/registry.ts";
 import { formatSummary, progressBar, summaryJson } from "../index/report.ts";
 import { type Command, parseCommandArgs } from "./command.ts";
 import { PROJECT_OPTIONS, projectRef, withDb } from "./project.ts";

@@ -25,7 +25,7 @@ export const CREATE_FULLTEXT =
 
 export const CREATE_FILES = `UNWIND $rows AS r
 CREATE (:File {id: r.id, path: r.path, name: r.name, ext: r.ext, language: r.language,
-  hash: r.hash, lines: r.lines})`;
+  hash: r.hash, lines: r.lines, calls: r.calls})`;
 
 /** One statement per kind: labels cannot be parameters. */
 export function createSymbols(kind: SymbolKind): string {
@@ -46,6 +46,8 @@ export function createEdges(type: EdgeType, fromFile: boolean, toFile: boolean):
     ? " {line: r.line, count: r.count, confidence: r.confidence}"
     : type === "DEFINES"
     ? ""
+    : type === "IMPORTS"
+    ? " {line: r.line, type_only: r.type_only}"
     : " {line: r.line}";
   return `UNWIND $rows AS r
 MATCH (a:${endpoint(fromFile)} {id: r.from})
@@ -73,7 +75,7 @@ DETACH DELETE f`;
 export const COUNT_FILES = "MATCH (f:File) RETURN count(f) AS n";
 export const COUNT_SYMBOLS_BY_KIND = "MATCH (s:Symbol) RETURN s.kind AS kind, count(s) AS n";
 
-// ---- memory: decisions in the branch graph (src/index/decisions.ts) ------------------------
+// ---- memory: decisions in the branch graph (src/memory/decisions.ts) ------------------------
 
 export const DECISION_INDEXES = [
   "CREATE INDEX FOR (d:Decision) ON (d.id)",

@@ -81,13 +81,35 @@ RETURN i AS via, type(e) AS rel, e.line AS at, e.count AS count, e.confidence AS
 LIMIT $cap`;
 }
 
+// ---- call sites by name (src/query/unresolved.ts) ---------------------------------------------
+
+/** Files with call sites named like `$needle` (` name:`) says: their paths and every site. */
+export const FILES_CALLING = `MATCH (f:File) WHERE f.calls CONTAINS $needle
+RETURN f.path AS path, f.calls AS calls LIMIT $cap`;
+
+/** Every definition of one file (diff_impact maps changed lines to them). */
+export const SYMBOLS_IN_FILE = `MATCH (s:Symbol {path: $path}) RETURN ${node("s")}`;
+
+/** Where the definitions of some files start and end (to find a call site's caller). */
+export const SPANS_IN_FILES = `UNWIND $paths AS p
+MATCH (s:Symbol {path: p})
+RETURN s.id AS id, s.path AS path, s.line AS line, s.end_line AS end_line`;
+
+/** CALLS / INSTANTIATES edges from these anchors to anything named `$name`. */
+export function callsNamedFrom(anchor: "Symbol" | "File"): string {
+  return `UNWIND $ids AS i
+MATCH (a:${anchor} {id: i})-[e:CALLS|INSTANTIATES]->(b)
+WHERE b.name = $name
+RETURN i AS via, b.id AS to, e.confidence AS confidence`;
+}
+
 // ---- whole-graph reads (cycles, stats) --------------------------------------------------------
 
 export const CALL_EDGES = `MATCH (a:Symbol)-[:CALLS]->(b:Symbol)
 RETURN a.id AS a, b.id AS b LIMIT $cap`;
 
-export const IMPORT_EDGES = `MATCH (a:File)-[:IMPORTS]->(b:File)
-RETURN a.id AS a, b.id AS b LIMIT $cap`;
+export const IMPORT_EDGES = `MATCH (a:File)-[e:IMPORTS]->(b:File)
+RETURN a.id AS a, b.id AS b, e.type_only AS type_only LIMIT $cap`;
 
 export const FILES_BY_LANGUAGE = "MATCH (f:File) RETURN f.language AS language, count(f) AS n";
 

@@ -87,6 +87,11 @@ export interface ImportFact {
   /** `import a.*`, `using A;`, `#include`, `from x import *`, `require`: all names of the module. */
   wildcard?: boolean;
   line: number;
+  /**
+   * Needed for types only or deferred: `import type`, under `if TYPE_CHECKING:`, inside a function.
+   * Such an import does not run when its file loads: cycles leave it out by default.
+   */
+  typeOnly?: boolean;
 }
 
 export interface InheritFact {

@@ -13,6 +13,12 @@ export interface FileNode {
   language: string;
   hash: string;
   lines: number;
+  /**
+   * The file's call sites by name, ` name:line,line name:line ` (spaces around every entry), as
+   * the analyzer saw them, resolved or not: a tool asking who calls `name` finds the sites that
+   * resolved nowhere, so an answer can say it is a lower bound (src/query/unresolved.ts).
+   */
+  calls: string;
 }
 
 export interface SymbolNode {
@@ -51,6 +57,8 @@ export interface Edge {
   confidence?: number;
   /** `value`: the callee was reached as a function value (alias, field, returned function). */
   via?: "value";
+  /** IMPORTS only: every import behind it is type-only or deferred (ImportFact.typeOnly). */
+  typeOnly?: boolean;
 }
 
 export function shortHash(text: string): string {
@@ -118,7 +126,25 @@ export function fileNode(f: FileFacts): FileNode {
     language: f.language,
     hash: f.hash,
     lines: f.lines,
+    calls: callSites(f),
   };
+}
+
+/** ` name:line,line name:line ` for FileNode.calls (lines ascending, names in first-seen order). */
+export function callSites(f: FileFacts): string {
+  const byName = new Map<string, Set<number>>();
+  for (const c of f.calls ?? []) {
+    const lines = byName.get(c.name);
+    if (lines) lines.add(c.line);
+    else byName.set(c.name, new Set([c.line]));
+  }
+  let out = "";
+  for (const [name, lines] of byName) {
+    // The format's separators cannot be part of a name.
+    if (!name || name.includes(" ") || name.includes(":") || name.includes("\n")) continue;
+    out += ` ${name}:${[...lines].sort((a, b) => a - b).join(",")}`;
+  }
+  return out ? `${out} ` : "";
 }
 
 const nodeCache = new WeakMap<FileFacts, SymbolNode[]>();

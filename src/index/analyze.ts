@@ -55,6 +55,7 @@ export function analyze(
     { node: Node; name: Node; receiver?: Node; isNew: boolean; delegate: boolean }
   >();
   const imports: ImportFact[] = [];
+  const importNodes: Node[] = [];
   const inheritNodes: { node: Node; relation: InheritFact["relation"] }[] = [];
   const hintNodes: { at: Node; variable: Node; type?: Node; value?: Node }[] = [];
   let pkg: string | undefined;
@@ -130,7 +131,9 @@ export function analyze(
           line: c.node.startPosition.row + 1,
         };
         if (spec.normalizeImport) imp = spec.normalizeImport(imp);
+        if (typeOnlyImport(c.node, spec)) imp.typeOnly = true;
         imports.push(imp);
+        importNodes.push(c.node);
       } else if (c.name.startsWith("reference.")) {
         const relation = c.name.slice("reference.".length);
         if (relation === "extends" || relation === "implements" || relation === "inherits") {
@@ -286,6 +289,14 @@ export function analyze(
       inherits.push({ from, name: node.text.trim(), relation, line: row(node) });
     }
   }
+
+  // An import inside a function runs when the function does, not when its file loads.
+  imports.forEach((imp, i) => {
+    const at = defIndexAt(importNodes[i]);
+    if (at >= 0 && (defs[at].kind === "Function" || defs[at].kind === "Method")) {
+      imp.typeOnly = true;
+    }
+  });
 
   const hints: TypeHint[] = [];
   for (const h of hintNodes) {
@@ -766,4 +777,15 @@ function countWith(cursor: ReturnType<Node["walk"]>): number {
     }
   }
   return n;
+}
+
+/** `import type ...`, or an import under a guard such as `if TYPE_CHECKING:` (see LanguageSpec). */
+function typeOnlyImport(node: Node, spec: LanguageSpec): boolean {
+  if (spec.typeOnlyImport?.test(node.text)) return true;
+  if (!spec.typeOnlyGuard) return false;
+  for (let a = node.parent; a; a = a.parent) {
+    const condition = a.childForFieldName("condition");
+    if (condition && spec.typeOnlyGuard.test(condition.text)) return true;
+  }
+  return false;
 }

@@ -15,13 +15,13 @@ import * as Q from "../db/cypher.ts";
 import * as R from "../db/queries.ts";
 import { languageByName } from "../lang/registry.ts";
 import { log } from "../log.ts";
-import { syncDecisions } from "./decisions.ts";
 import { bindProject } from "../project/catalog.ts";
 import type { ProjectRef } from "../project/identity.ts";
 import { VERSION } from "../version.ts";
 import type { FileFacts } from "../graph/facts.ts";
 import { affectedFiles } from "./affected.ts";
 import { withLock } from "./lock.ts";
+import { runPostIndexSteps } from "./post_index.ts";
 import { type Edge, fileNode } from "../graph/model.ts";
 import { analyzeParallel } from "./pool.ts";
 import { type Resolution, resolveAll } from "./resolve/mod.ts";
@@ -235,7 +235,13 @@ async function full(
   progress({ phase: "write", done: 1, total: 3 });
   await writer.edges([...resolution.edges.values()].flat());
   progress({ phase: "write", done: 2, total: 3 });
-  await syncDecisions(db, ref.keys.staging, ref.root, facts);
+  await runPostIndexSteps({
+    db,
+    graph: ref.keys.staging,
+    root: ref.root,
+    facts,
+    codeUnchanged: false,
+  });
   await db.hashSet(staged[0], Object.fromEntries(facts.map((f) => [f.path, f.hash])));
   // Facts and edge lists are large (tens of MB on 10,000 files): serialised a slice at a time.
   for (let i = 0; i < facts.length; i += CACHE_SLICE) {
@@ -272,7 +278,11 @@ async function incremental(
   const deleted = [...previous.hashes.keys()].filter((p) => !current.has(p));
   summary.files.unchanged = current.size - added.length - modified.length;
   if (!added.length && !modified.length && !deleted.length) {
-    await syncDecisions(db, ref.keys.graph, ref.root, previous.facts.values(), {
+    await runPostIndexSteps({
+      db,
+      graph: ref.keys.graph,
+      root: ref.root,
+      facts: previous.facts.values(),
       codeUnchanged: true,
     });
     return;
@@ -337,7 +347,13 @@ async function incremental(
   progress({ phase: "write", done: 2, total: 4 });
   await writer.edges([...freshPaths, ...rewire].flatMap((p) => after.edges.get(p) ?? []));
   progress({ phase: "write", done: 3, total: 4 });
-  await syncDecisions(db, ref.keys.graph, ref.root, nextFacts.values());
+  await runPostIndexSteps({
+    db,
+    graph: ref.keys.graph,
+    root: ref.root,
+    facts: nextFacts.values(),
+    codeUnchanged: false,
+  });
 
   if (gone.size) {
     for (const key of [ref.keys.files, ref.keys.facts, ref.keys.edges, ref.keys.edgeLists]) {

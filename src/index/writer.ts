@@ -72,6 +72,7 @@ function edgeRow(e: Edge): Record<string, unknown> {
     count: e.count ?? 1,
     confidence: e.confidence ?? 1,
     via: e.via ?? null,
+    type_only: e.typeOnly ? true : null,
   };
 }
 

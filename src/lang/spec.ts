@@ -76,6 +76,10 @@ export interface LanguageSpec {
   resolveImport(imp: ImportFact, fromPath: string, repo: RepoFiles): string[];
   /** Name an import of a whole module binds when it has no alias (`import a.b` binds `a.b`). */
   moduleBinding?(source: string): string | undefined;
+  /** An import statement that brings in types only (`import type ...`), by its text. */
+  typeOnlyImport?: RegExp;
+  /** A condition under which imports serve type checking only (`if TYPE_CHECKING:`). */
+  typeOnlyGuard?: RegExp;
   /** Tidy one import as captured (split `a.b.Foo` into source and name, ...). */
   normalizeImport?(imp: ImportFact): ImportFact;
   /** Method names so common in standard libraries that a unique match in the repo proves nothing. */

@@ -106,7 +106,7 @@ export function createServer(session: Session): McpServer {
     return {
       name: def.name,
       description: def.description,
-      inputSchema,
+      inputSchema: listedSchema(inputSchema),
       annotations: listedAnnotations(def.annotations),
     };
   });
@@ -115,12 +115,31 @@ export function createServer(session: Session): McpServer {
 }
 
 /**
- * Annotations as listed: a read-only tool says so and whether it reaches outside; the hints the
- * MCP spec defines only for tools that write (destructive, idempotent) are left out for it.
+ * Annotations as listed: a read-only tool says so, and that it reaches outside when it does (ask);
+ * the hints the MCP spec defines only for tools that write (destructive, idempotent) are left out
+ * for it.
  */
-function listedAnnotations(a: ToolAnnotations): Partial<ToolAnnotations> {
+export function listedAnnotations(a: ToolAnnotations): Partial<ToolAnnotations> {
   if (!a.readOnlyHint) return a;
-  return { readOnlyHint: true, openWorldHint: a.openWorldHint };
+  return a.openWorldHint ? { readOnlyHint: true, openWorldHint: true } : { readOnlyHint: true };
+}
+
+/**
+ * The input schema as listed (tools/list is read on every turn): without defaults (answers say
+ * their depth, and how to get more when a limit cut them) and without `format`, which every tool
+ * takes and the server's instructions describe once. Calls are still checked against the whole
+ * schema.
+ */
+export function listedSchema(schema: Record<string, unknown>): Record<string, unknown> {
+  const props = schema.properties as Record<string, Record<string, unknown>> | undefined;
+  if (!props) return schema;
+  const lean = Object.fromEntries(
+    Object.entries(props).filter(([name]) => name !== "format").map(([name, p]) => {
+      const { default: _, ...rest } = p;
+      return [name, rest];
+    }),
+  );
+  return { ...schema, properties: lean };
 }
 
 /** Runs the server until the client goes away; resolves with the exit code. */

@@ -32,6 +32,8 @@ export interface ContextGroup {
 export interface ContextResult {
   type: "context";
   query: string;
+  /** Entries shown per section. */
+  limit: number;
   definitions: number;
   /** The definitions lookup was capped: `definitions` is a lower bound. */
   definitions_capped?: boolean;
@@ -83,6 +85,7 @@ export async function context(
   return {
     type: "context",
     query: resolved.query,
+    limit: cap,
     definitions: resolved.total,
     ...(resolved.total_capped ? { definitions_capped: true } : {}),
     groups,

@@ -13,11 +13,11 @@ import type { SearchResult } from "./search.ts";
 import type { ReferencesResult } from "./references.ts";
 import type { ContextGroup, ContextResult, Section } from "./context.ts";
 import type { CyclesResult } from "./cycles.ts";
+import type { DiffImpactResult } from "./diff_impact.ts";
 import type { StatsResult } from "./stats.ts";
 import type { ProjectsResult } from "./projects.ts";
 import type { Resolved } from "./resolve_symbol.ts";
-
-export const NARROW = "narrow with file or a qualified name";
+import type { Unresolved } from "./unresolved.ts";
 
 /**
  * How to pick one of several definitions, naming the argument values that do it: a file when
@@ -87,6 +87,15 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 
 function truncated(total: number, shown: number): string[] {
   return total > shown ? [`truncated: ${total - shown} more`] : [];
+}
+
+/** `from 50`, `truncated: 12 more (offset=100)`: where a page starts and how to get the rest. */
+function paged(total: number, offset: number, shown: number): string[] {
+  const rest = total - offset - shown;
+  return [
+    ...(offset ? [`from ${offset}`] : []),
+    ...(rest > 0 ? [`truncated: ${rest} more (offset=${offset + shown})`] : []),
+  ];
 }
 
 /** `12` or `5000+` when the lookup was capped. */
@@ -163,7 +172,18 @@ function neighborExtra(g: NeighborGroup): string[] {
     ...(g.hidden?.tests ? [`+${g.hidden.tests} in tests/examples (include_tests=true)`] : []),
     ...(g.hidden?.guesses ? [`+${g.hidden.guesses} name-only guesses (include_guesses=true)`] : []),
     ...(g.capped ? ["search capped"] : []),
+    ...unresolvedNote(g.unresolved),
   ];
+}
+
+/** `+2 unresolved call sites named invoke (cli.py:40, core.py:7)`: the list is a lower bound. */
+export function unresolvedNote(u: Unresolved | undefined): string[] {
+  if (!u) return [];
+  const shown = u.sites.slice(0, 3).join(", ") + (u.total > 3 ? ", ..." : "");
+  const n = u.capped
+    ? `${u.total}+ unresolved call sites`
+    : plural(u.total, "unresolved call site");
+  return [`+${n} named ${u.name} (${shown})`];
 }
 
 export function formatCalls(r: CallsResult, notes: string[] = []): string {
@@ -219,8 +239,10 @@ export function formatImpact(r: ImpactResult, notes: string[] = []): string {
         )
       ),
     (g) => [
-      ...truncated(g.total, g.files.reduce((n, f) => n + f.links.length, 0)),
+      ...paged(g.total, r.offset ?? 0, g.files.reduce((n, f) => n + f.links.length, 0)),
+      ...(g.hidden_tests ? [`+${g.hidden_tests} in tests/examples (include_tests=true)`] : []),
       ...(g.capped ? ["search capped"] : []),
+      ...unresolvedNote(g.unresolved),
     ],
     notes,
   );
@@ -237,7 +259,12 @@ export function formatPaths(r: PathsResult, notes: string[] = []): string {
       [
         r.more ? `truncated: more paths exist (limit ${r.limit})` : undefined,
         r.capped ? "search capped" : undefined,
-        r.from_definitions.length > 1 || r.to_definitions.length > 1 ? NARROW : undefined,
+        r.from_definitions.length > 1
+          ? `from: ${narrowHint(r.from_definitions) ?? "several definitions"}`
+          : undefined,
+        r.to_definitions.length > 1
+          ? `to: ${narrowHint(r.to_definitions) ?? "several definitions"}`
+          : undefined,
         ...notes,
       ],
     ),
@@ -253,7 +280,7 @@ export function formatSearch(r: SearchResult, notes: string[] = []): string {
     .filter(Boolean).join(", ");
   return [
     header(`search '${r.query}'${filters ? ` (${filters})` : ""}: ${plural(r.total, "hit")}`, [
-      ...truncated(r.total, r.hits.length),
+      ...paged(r.total, r.offset ?? 0, r.hits.length),
       r.capped ? "candidates capped; refine the query" : undefined,
       ...notes,
     ]),
@@ -316,7 +343,9 @@ export function formatReferences(r: ReferencesResult, notes: string[] = []): str
           x.count && x.count > 1 ? ` (x${x.count})` : ""
         } | ${isFile(x.from) ? x.from.path : `${shortName(x.from)} | ${kindOf(x.from)}`}`
       ),
-    (g) => [...truncated(g.total, g.refs.length), ...(g.capped ? ["search capped"] : [])],
+    (
+      g,
+    ) => [...paged(g.total, g.offset ?? 0, g.refs.length), ...(g.capped ? ["search capped"] : [])],
     notes,
   );
 }
@@ -372,6 +401,12 @@ function contextLines(g: ContextGroup): string[] {
 }
 
 export function formatContext(r: ContextResult, notes: string[] = []): string {
+  const capped = r.groups.some((g) =>
+    [g.callers, g.callees, g.parents, g.children, g.imports, g.imported_by].some((s) =>
+      s.total > s.links.length
+    )
+  );
+  if (capped) notes = [`sections show ${r.limit} each (limit raises it)`, ...notes];
   if (r.groups.length === 1 && r.definitions === 1) {
     return [
       header(`context of ${describe(r.groups[0].target)}`, notes),
@@ -381,7 +416,7 @@ export function formatContext(r: ContextResult, notes: string[] = []): string {
   }
   const out = [
     header(`context of '${r.query}': ${defs(r)} definitions match`, [
-      NARROW,
+      narrowHint(r.groups.map((g) => g.target)),
       r.definitions > r.groups.length ? `showing ${r.groups.length}` : undefined,
       ...notes,
     ]),
@@ -391,21 +426,57 @@ export function formatContext(r: ContextResult, notes: string[] = []): string {
 }
 
 export function formatCycles(r: CyclesResult, notes: string[] = []): string {
-  return [
-    header(`${r.relation} cycles: ${r.total} (shortest first)`, [
-      ...truncated(r.total, r.cycles.length),
-      r.self_loops
-        ? `${
-          plural(r.self_loops, r.relation === "CALLS" ? "self-recursive symbol" : "self-import")
-        } not listed`
-        : undefined,
-      r.capped ? "search capped: more may exist" : undefined,
-      ...notes,
-    ]),
-    ...r.cycles.map((c) =>
-      `${c.length} | ${[...c.nodes, c.nodes[0]].map((n) => n.qualified_name).join(" -> ")}`
+  const unit = r.relation === "CALLS" ? "symbol" : "file";
+  const name = (n: NodeRef) => n.qualified_name;
+  const counted = r.relation === "CALLS"
+    ? undefined
+    : r.include_type_only
+    ? "counted: every import, type-only and deferred ones too"
+    : `counted: imports that run when a file loads${
+      r.type_only_left_out
+        ? ` (${r.type_only_left_out} type-only or deferred left out: include_type_only=true)`
+        : ""
+    }`;
+  const lines = [
+    header(
+      r.total
+        ? `${r.relation} cycles: ${plural(r.total, "strongly connected component")} (${
+          plural(r.nodes_in_cycles, unit)
+        }), largest first`
+        : `${r.relation} cycles: none`,
+      [
+        counted,
+        ...truncated(r.total, r.components.length),
+        r.self_loops
+          ? `${
+            plural(r.self_loops, r.relation === "CALLS" ? "self-recursive symbol" : "self-import")
+          } not listed`
+          : undefined,
+        r.capped ? "search capped: more may exist" : undefined,
+        ...notes,
+      ],
     ),
-  ].join("\n");
+  ];
+  for (const c of r.components) {
+    const more = c.size > c.members.length ? `, ... (${c.size - c.members.length} more)` : "";
+    lines.push(`# ${plural(c.size, unit)} | ${c.members.map(name).join(", ")}${more}`);
+    for (const cy of c.cycles) {
+      lines.push(`${cy.length} | ${[...cy.nodes, cy.nodes[0]].map(name).join(" -> ")}`);
+    }
+    if (c.cycles_total > c.cycles.length) {
+      lines.push(`+${plural(c.cycles_total - c.cycles.length, "more cycle")}`);
+    }
+    const b = c.break_edge;
+    // Worth saying when one edge carries several cycles.
+    if (b && b.cycles > 1) {
+      lines.push(
+        `break first | ${name(b.from)} -> ${
+          name(b.to)
+        } (in ${b.cycles} of ${c.cycles_total} cycles)`,
+      );
+    }
+  }
+  return lines.join("\n");
 }
 
 function counts(r: Record<string, number>): string {
@@ -462,4 +533,70 @@ export function formatProjects(r: ProjectsResult, notes: string[] = []): string 
       ].join(" | ")
     ),
   ].join("\n");
+}
+
+export function formatDiffImpact(r: DiffImpactResult, notes: string[] = []): string {
+  const c = r.counts;
+  const counts = (["added", "changed", "removed"] as const).filter((k) => c[k]).map((k) =>
+    `${c[k]} ${k}`
+  );
+  const shown = r.symbols.length;
+  const rest = r.total - r.offset - shown;
+  const lines = [
+    header(
+      `diff impact (${r.diff}): ${plural(r.total, "symbol")} in ${plural(r.files, "file")}${
+        counts.length ? ` (${counts.join(", ")})` : ""
+      }, riskiest first`,
+      [
+        r.offset ? `from ${r.offset}` : undefined,
+        rest > 0 ? `truncated: ${rest} more (offset=${r.offset + shown})` : undefined,
+        r.examined ? `the first ${r.examined} in diff order assessed and ranked` : undefined,
+        r.top_level_files.length
+          ? `top-level code changed in ${r.top_level_files.slice(0, 3).join(", ")}${
+            r.top_level_files.length > 3 ? ", ..." : ""
+          }`
+          : undefined,
+        r.hidden_test_files
+          ? `+${plural(r.hidden_test_files, "changed file")} in tests/examples (include_tests=true)`
+          : undefined,
+        r.unsupported.length ? `${plural(r.unsupported.length, "file")} not read` : undefined,
+        ...notes,
+      ],
+    ),
+  ];
+  for (const s of r.symbols) {
+    const n = s.node;
+    const parts = [s.change, `${n.path}:${n.line}`, shortName(n), kindOf(n)];
+    if (s.change === "removed") {
+      const d = s.dangling;
+      parts.push(
+        d
+          ? `${plural(d.total, "call site")} left (${d.sites.slice(0, 3).join(", ")}${
+            d.total > 3 ? ", ..." : ""
+          })`
+          : "no call sites left",
+      );
+    } else {
+      const names = s.callers.slice(0, 3).map(shortName).join(", ");
+      const more = s.callers_total > 3 ? ` +${s.callers_total - 3}` : "";
+      const elsewhere = s.callers_elsewhere ? ` (+${s.callers_elsewhere} in tests/examples)` : "";
+      parts.push(
+        s.callers_total
+          ? `${plural(s.callers_total, "caller")}: ${names}${more}${elsewhere}`
+          : `no callers${elsewhere}`,
+      );
+      if (s.affected > s.callers_total) {
+        parts.push(`${s.affected} affected in ${plural(s.affected_files, "file")} (d${r.depth})`);
+      }
+      parts.push(
+        s.tests
+          ? `tests: ${s.test_files.slice(0, 2).join(", ")}${s.test_files.length > 2 ? ", ..." : ""}`
+          : s.affected
+          ? "no test reaches it"
+          : "",
+      );
+    }
+    lines.push(parts.filter(Boolean).join(" | "));
+  }
+  return lines.join("\n");
 }

@@ -8,6 +8,7 @@ import type { EdgeType } from "../graph/model.ts";
 import type { Direction, GraphReader, Link, NodeRef } from "./graph.ts";
 import { byDepthThenLocation, byTotal, expand } from "./neighbors.ts";
 import type { Resolved } from "./resolve_symbol.ts";
+import type { Unresolved } from "./unresolved.ts";
 
 const IMPACT_RELATIONS: EdgeType[] = ["CALLS", "INSTANTIATES", "EXTENDS", "IMPLEMENTS"];
 
@@ -27,6 +28,10 @@ export interface ImpactGroup {
   /** Affected nodes grouped by file, nearest files first; at most `limit` nodes in all. */
   files: ImpactFile[];
   capped: boolean;
+  /** Affected nodes in tests, examples and the like, left out (include_tests lists them). */
+  hidden_tests?: number;
+  /** Call sites with the target's name that resolved nowhere (direction IN): a lower bound. */
+  unresolved?: Unresolved;
 }
 
 export interface ImpactResult {
@@ -35,6 +40,7 @@ export interface ImpactResult {
   direction: Direction;
   depth: number;
   limit: number;
+  offset?: number;
   definitions: number;
   /** The definitions lookup was capped: `definitions` is a lower bound. */
   definitions_capped?: boolean;
@@ -47,10 +53,12 @@ export async function impact(
   direction: Direction,
   depth: number,
   limit: number,
+  offset = 0,
+  includeTests = true,
 ): Promise<ImpactResult> {
   const groups: ImpactGroup[] = [];
   for (const target of resolved.matches) {
-    groups.push(await impactOf(g, target, direction, depth, limit));
+    groups.push(await impactOf(g, target, direction, depth, limit, offset, includeTests));
   }
   groups.sort(byTotal);
   return {
@@ -59,6 +67,7 @@ export async function impact(
     direction,
     depth,
     limit,
+    ...(offset ? { offset } : {}),
     definitions: resolved.total,
     ...(resolved.total_capped ? { definitions_capped: true } : {}),
     groups,
@@ -71,9 +80,14 @@ async function impactOf(
   direction: Direction,
   depth: number,
   limit: number,
+  offset: number,
+  includeTests: boolean,
 ): Promise<ImpactGroup> {
   const ex = await expand(g, [target], IMPACT_RELATIONS, direction, depth);
-  const links = ex.links.sort(byDepthThenLocation);
+  const all = ex.links.sort(byDepthThenLocation);
+  // Tests, examples and the like: counted, listed only when asked for.
+  const links = includeTests ? all : all.filter((l) => isProduction(l.node.path));
+  const hiddenTests = all.length - links.length;
   const by_distance: Record<string, number> = {};
   for (const l of links) by_distance[String(l.depth)] = (by_distance[String(l.depth)] ?? 0) + 1;
   const perFile = new Map<string, ImpactFile>();
@@ -87,12 +101,18 @@ async function impactOf(
   const files = [...perFile.values()].sort((a, b) =>
     rank(a) - rank(b) || a.distance - b.distance || (a.path < b.path ? -1 : 1)
   );
-  // Keep `limit` nodes in all, in file-group order.
+  // Keep `limit` nodes in all from `offset`, in file-group order.
+  let skip = offset;
   let left = limit;
   const shown: ImpactFile[] = [];
   for (const f of files) {
     if (left <= 0) break;
-    const take = f.links.slice(0, left);
+    if (skip >= f.links.length) {
+      skip -= f.links.length;
+      continue;
+    }
+    const take = f.links.slice(skip, skip + left);
+    skip = 0;
     left -= take.length;
     shown.push({ ...f, links: take });
   }
@@ -103,5 +123,6 @@ async function impactOf(
     files_total: files.length,
     files: shown,
     capped: ex.capped,
+    ...(hiddenTests ? { hidden_tests: hiddenTests } : {}),
   };
 }

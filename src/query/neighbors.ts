@@ -14,6 +14,7 @@ import {
 } from "./graph.ts";
 import type { Resolved } from "./resolve_symbol.ts";
 import { isProduction } from "./role.ts";
+import type { Unresolved } from "./unresolved.ts";
 
 /** Total nodes one traversal may visit; past this the answer says it was cut. */
 export const VISIT_CAP = 5000;
@@ -91,6 +92,8 @@ export interface NeighborGroup {
   /** Left out of `links` unless asked: in tests/examples/docs, and name-only guesses. */
   hidden?: { tests: number; guesses: number };
   offset?: number;
+  /** Call sites with the target's name that resolved nowhere, or only to name-only guesses. */
+  unresolved?: Unresolved;
 }
 
 /** What a list shows: its page, and whether tests and name-only guesses are included. */
@@ -272,6 +275,7 @@ export async function dependencies(
   relations: EdgeType[],
   direction: DirectionArg,
   limit: number,
+  offset = 0,
 ): Promise<DependenciesResult> {
   const dirs: Direction[] = direction === "BOTH" ? ["OUT", "IN"] : [direction];
   const groups: NeighborGroup[] = [];
@@ -298,7 +302,13 @@ export async function dependencies(
       LISTING_ORDER.indexOf(a.rel) - LISTING_ORDER.indexOf(b.rel) ||
       byLocation(a.node, b.node) || (a.at ?? 0) - (b.at ?? 0)
     );
-    groups.push({ target, links: merged.slice(0, limit), total: merged.length, capped });
+    groups.push({
+      target,
+      links: merged.slice(offset, offset + limit),
+      total: merged.length,
+      capped,
+      ...(offset ? { offset } : {}),
+    });
   }
   groups.sort(byTotal);
   return {

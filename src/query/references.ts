@@ -7,6 +7,7 @@ import type { GraphReader, Link, NodeRef } from "./graph.ts";
 import { byLocation, isFile } from "./graph.ts";
 import { byTotal, fileOf, mergeParallel } from "./neighbors.ts";
 import type { Resolved } from "./resolve_symbol.ts";
+import { isProduction } from "./role.ts";
 
 export type ReferenceKind = "call" | "import" | "extends" | "implements";
 
@@ -23,8 +24,10 @@ export interface Reference {
 
 export interface ReferenceGroup {
   target: NodeRef;
+  /** The page shown (production code first), and how many there are in all. */
   refs: Reference[];
   total: number;
+  offset?: number;
   capped: boolean;
 }
 
@@ -51,6 +54,7 @@ export async function references(
   g: GraphReader,
   resolved: Resolved,
   limit: number,
+  offset = 0,
 ): Promise<ReferencesResult> {
   const groups: ReferenceGroup[] = [];
   for (const target of resolved.matches) {
@@ -72,11 +76,18 @@ export async function references(
     });
     const order = Object.values(KIND_OF);
     refs.sort((a, b) =>
+      Number(!isProduction(a.path)) - Number(!isProduction(b.path)) ||
       order.indexOf(a.kind) - order.indexOf(b.kind) ||
       (a.path < b.path ? -1 : a.path > b.path ? 1 : (a.line ?? 0) - (b.line ?? 0)) ||
       byLocation(a.from, b.from)
     );
-    groups.push({ target, refs: refs.slice(0, limit), total: refs.length, capped });
+    groups.push({
+      target,
+      refs: refs.slice(offset, offset + limit),
+      total: refs.length,
+      ...(offset ? { offset } : {}),
+      capped,
+    });
   }
   groups.sort(byTotal);
   return {

@@ -10,7 +10,7 @@ export type Role = "production" | "test" | "example" | "doc" | "bench" | "genera
 /** Directory names that say what their files are for, in any language. */
 const DIRS: [RegExp, Role][] = [
   [
-    /^(tests?|__tests__|spec|specs|testing|testdata|test_?utils?|it|e2e|integration[-_]?tests?)$/i,
+    /^(tests?|__tests__|spec|specs|testing|testdata|test_?utils?|fixtures?|it|e2e|integration[-_]?tests?)$/i,
     "test",
   ],
   [/^(examples?|samples?|demos?|_examples)$/i, "example"],

@@ -28,6 +28,7 @@ export interface SearchResult {
   kind?: string;
   language?: string;
   limit: number;
+  offset?: number;
   total: number;
   hits: SearchHit[];
   /** The candidate pool was capped: `total` is a lower bound. */
@@ -51,7 +52,7 @@ interface Candidate {
 export async function search(
   g: GraphReader,
   query: string,
-  opts: { kind?: string; language?: string; limit: number },
+  opts: { kind?: string; language?: string; limit: number; offset?: number },
 ): Promise<SearchResult> {
   const words = queryWords(query);
   const compact = query.toLowerCase().replace(/[^a-z0-9]/g, "");
@@ -64,14 +65,15 @@ export async function search(
   const kind = normalizeKind(opts.kind) ?? null;
   const language = opts.language?.trim().toLowerCase() || null;
   const pool = new Map<string, Candidate>();
+  const want = opts.limit + (opts.offset ?? 0);
   let capped = false;
   if (words.length) {
     // Every word first (RediSearch: space = AND); any word only to fill up a short answer.
     const queries = [words.map((w) => `${w}*`).join(" ")];
     if (words.length > 1) queries.push(words.map((w) => `${w}*`).join("|"));
     for (const q of queries) {
-      if (pool.size >= opts.limit) break;
-      const cap = poolCap(opts.limit);
+      if (pool.size >= want) break;
+      const cap = poolCap(want);
       const rows = await g.rows(Q.FULLTEXT_SYMBOLS, { q, kind, language, cap: cap + 1 });
       if (rows.length > cap) (capped = true, rows.length = cap);
       for (const r of rows) {
@@ -134,8 +136,11 @@ export async function search(
     ...(kind ? { kind } : {}),
     ...(language ? { language } : {}),
     limit: opts.limit,
+    ...(opts.offset ? { offset: opts.offset } : {}),
     total: kept.length,
-    hits: kept.slice(0, opts.limit).map(({ node, tier, match, language }) => ({
+    hits: kept.slice(opts.offset ?? 0, (opts.offset ?? 0) + opts.limit).map((
+      { node, tier, match, language },
+    ) => ({
       node,
       tier,
       match,

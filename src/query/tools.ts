@@ -15,6 +15,8 @@ import { type ProjectRef, resolveProject } from "../project/identity.ts";
 import { displayName, sanitizeName } from "../project/names.ts";
 import { context } from "./context.ts";
 import { detectCycles } from "./cycles.ts";
+import { readDiff } from "./diff.ts";
+import { diffImpact } from "./diff_impact.ts";
 import * as F from "./format.ts";
 import { impact } from "./impact.ts";
 import { calls, dependencies, RELATIONS } from "./neighbors.ts";
@@ -25,6 +27,7 @@ import { normalizeFile, resolveSymbol } from "./resolve_symbol.ts";
 import { search } from "./search.ts";
 import type { CallOptions, ProjectArgs, Session } from "./session.ts";
 import { stats } from "./stats.ts";
+import { unresolvedSites } from "./unresolved.ts";
 import {
   type Answer,
   answer,
@@ -95,9 +98,8 @@ export const QUERY_TOOLS: ToolDef[] = [
   tool({
     name: "index_repo",
     description:
-      "Index a repository into the code graph. Incremental by default (only changed files " +
-      "re-parsed); full=true rebuilds. Tools index on first use; call this when answers say " +
-      "stale.",
+      "Refresh the graph when an answer says stale (tools index on first use). Incremental; " +
+      "full=true rebuilds.",
     shape: {
       incremental: z.boolean().default(true),
       full: z.boolean().default(false),
@@ -111,9 +113,7 @@ export const QUERY_TOOLS: ToolDef[] = [
   }),
   tool({
     name: "index_file",
-    description:
-      "After editing a file: incremental re-index of its project (only changed files are " +
-      "re-parsed); says what changed.",
+    description: "After editing a file: re-index (incremental) and say whether it changed.",
     shape: { file: z.string() },
     annotations: WRITE,
     cli: { command: "index-file", positionals: ["file"], summary: "re-index after editing a file" },
@@ -158,8 +158,8 @@ export const QUERY_TOOLS: ToolDef[] = [
   tool({
     name: "get_callers",
     description:
-      "Who calls a symbol (or file), to depth 1-10: file:line, name, kind, line of the " +
-      "call.",
+      "Who calls a symbol or file (depth 1-10). Before changing a signature; the header " +
+      "counts call sites left unresolved.",
     shape: {
       symbol: symbolArg,
       file: fileArg,
@@ -172,9 +172,7 @@ export const QUERY_TOOLS: ToolDef[] = [
   }),
   tool({
     name: "get_callees",
-    description:
-      "What a symbol (or file) calls, to depth 1-10: file:line, name, kind, line of the " +
-      "call.",
+    description: "What a symbol or file calls (depth 1-10): to follow what code does.",
     shape: {
       symbol: symbolArg,
       file: fileArg,
@@ -188,14 +186,15 @@ export const QUERY_TOOLS: ToolDef[] = [
   tool({
     name: "get_dependencies",
     description:
-      "Edges of a symbol or file by relation (CALLS, IMPORTS, EXTENDS, IMPLEMENTS, DEFINES) " +
-      "and direction (OUT: uses, IN: used by, BOTH). A symbol's IMPORTS are its file's.",
+      "A symbol's or file's edges by relation and direction (OUT uses, IN used by): imports, " +
+      "bases, members.",
     shape: {
       symbol: z.string().optional(),
       file: fileArg,
       relations: z.array(z.enum(RELATIONS as [EdgeType, ...EdgeType[]])).optional(),
       direction: z.enum(["OUT", "IN", "BOTH"]).default("OUT"),
       limit: int().default(50),
+      offset: int().default(0),
     },
     annotations: READ,
     cli: { command: "deps", positionals: ["symbol"], summary: "edges of a symbol or file" },
@@ -211,21 +210,24 @@ export const QUERY_TOOLS: ToolDef[] = [
       const rels = a.relations?.length
         ? [...new Set(a.relations)]
         : RELATIONS.filter((r) => r !== "DEFINES");
-      const r = await dependencies(t.reader, resolved, rels, a.direction, limit);
+      const offset = clamp("offset", a.offset, 0, 100_000, notes);
+      const r = await dependencies(t.reader, resolved, rels, a.direction, limit, offset);
       return answer(r, (n) => F.formatDependencies(r, n), [...notes, ...t.notes]);
     },
   }),
   tool({
     name: "impact_analysis",
     description:
-      "What a change affects: transitive callers, subclasses, implementations (IN) or what " +
-      "it relies on (OUT), with distance, grouped by file. depth 1-10.",
+      "Everything a change to a symbol reaches: transitive callers, subclasses, implementations " +
+      "by distance and file (OUT: what it relies on).",
     shape: {
       symbol: symbolArg,
       file: fileArg,
       direction: z.enum(["IN", "OUT"]).default("IN"),
       depth: int().default(3),
       limit: int().default(100),
+      offset: int().default(0),
+      include_tests: z.boolean().default(false),
     },
     annotations: READ,
     cli: { command: "impact", positionals: ["symbol"], summary: "what a change affects" },
@@ -235,7 +237,16 @@ export const QUERY_TOOLS: ToolDef[] = [
       const limit = clamp("limit", a.limit, 1, 1000, notes);
       const t = await session.target(projectArgs(a), call);
       const resolved = await resolveSymbol(t.reader, { name: a.symbol, file: a.file }, t.root);
-      const r = await impact(t.reader, resolved, a.direction, depth, limit);
+      const offset = clamp("offset", a.offset, 0, 100_000, notes);
+      // JSON keeps everything; text lists tests and examples only when asked.
+      const includeTests = a.include_tests || a.format === "json";
+      const r = await impact(t.reader, resolved, a.direction, depth, limit, offset, includeTests);
+      if (a.direction === "IN") {
+        for (const g of r.groups.slice(0, 3)) {
+          const u = await unresolvedSites(t.reader, [g.target]);
+          if (u) g.unresolved = u;
+        }
+      }
       const listed = r.groups.flatMap((g) => [
         g.target,
         ...g.files.flatMap((f) => f.links.map((l) => l.node)),
@@ -247,10 +258,60 @@ export const QUERY_TOOLS: ToolDef[] = [
     },
   }),
   tool({
-    name: "find_path",
+    name: "diff_impact",
     description:
-      "Call chains from a symbol or file to a symbol, shortest first, at most max_depth " +
-      "calls (1-10).",
+      "Before committing or reviewing: what the working diff (or base..HEAD) adds, changes, " +
+      "removes, with callers, impact and tests reaching it, riskiest first.",
+    shape: {
+      base: z.string().optional(),
+      depth: int().default(3),
+      limit: int().default(30),
+      offset: int().default(0),
+      include_tests: z.boolean().default(false),
+    },
+    annotations: READ,
+    cli: { command: "diff-impact", positionals: [], summary: "impact of the working diff" },
+    async run(session, a, call) {
+      const notes: string[] = [];
+      const depth = clamp("depth", a.depth, 1, 10, notes);
+      const limit = clamp("limit", a.limit, 1, 300, notes);
+      const offset = clamp("offset", a.offset, 0, 100_000, notes);
+      let t = await session.target(projectArgs(a), call);
+      // Changed lines must meet the definitions as they are now: an incremental run first (a
+      // no-op when nothing changed since the last one).
+      if (session.autoIndex && !t.indexed && t.root) {
+        const s = await session.index(await refForIndexing(session, a), {
+          onProgress: call.onProgress,
+        });
+        const f = s.files;
+        const changed = f.added.length + f.modified.length + f.deleted.length;
+        t = await session.target(projectArgs(a), call);
+        if (changed) notes.push(`re-indexed first (${F.plural(changed, "file")} changed)`);
+      }
+      if (!t.root) {
+        throw new CgraphError(
+          `Project '${t.project}' has no known root to diff.`,
+          "Pass path=<repository root>.",
+        );
+      }
+      const diff = await readDiff(t.root, a.base);
+      const r = await diffImpact(t.reader, t.root, diff, {
+        depth,
+        limit,
+        offset,
+        includeTests: a.include_tests,
+        base: a.base,
+      });
+      const listed = r.symbols.filter((s) => s.change !== "removed").map((s) => s.node);
+      return answer(r, (n) => F.formatDiffImpact(r, n), [...notes, ...t.notes], {
+        target: t,
+        nodes: listed,
+      });
+    },
+  }),
+  tool({
+    name: "find_path",
+    description: "How one symbol or file reaches another: call chains, shortest first.",
     shape: {
       from: symbolArg,
       to: symbolArg,
@@ -273,13 +334,13 @@ export const QUERY_TOOLS: ToolDef[] = [
   tool({
     name: "search_code",
     description:
-      "Find symbols by words of their names (snake/camelCase split) or docs. Ranked: exact, " +
-      "prefix, name words, qualified name, doc. Filters: kind, language.",
+      "Find symbols when you know words, not the name: name words (camel/snake split), docs.",
     shape: {
       query: z.string(),
       kind: kindArg,
       language: z.string().optional(),
       limit: int().default(20),
+      offset: int().default(0),
     },
     annotations: READ,
     cli: {
@@ -292,15 +353,20 @@ export const QUERY_TOOLS: ToolDef[] = [
       const notes: string[] = [];
       const limit = clamp("limit", a.limit, 1, 200, notes);
       const t = await session.target(projectArgs(a), call);
-      const r = await search(t.reader, a.query, { kind: a.kind, language: a.language, limit });
+      const offset = clamp("offset", a.offset, 0, 10_000, notes);
+      const r = await search(t.reader, a.query, {
+        kind: a.kind,
+        language: a.language,
+        limit,
+        offset,
+      });
       return answer(r, (n) => F.formatSearch(r, n), [...notes, ...t.notes]);
     },
   }),
   tool({
     name: "find_symbol",
     description:
-      "Where a symbol is defined: file:line-end, name with parameters, kind, first doc line. " +
-      "Unknown names get 'did you mean'.",
+      "Where a name is defined: lines, parameters, kind, doc. Unknown names get 'did you mean'.",
     shape: { name: symbolArg, file: fileArg, kind: kindArg },
     annotations: READ,
     cli: { command: "symbol", positionals: ["name"], summary: "where a symbol is defined" },
@@ -318,9 +384,8 @@ export const QUERY_TOOLS: ToolDef[] = [
   }),
   tool({
     name: "find_references",
-    description: "Every use of a symbol: calls (file:line), imports of its file, subclasses, " +
-      "implementations.",
-    shape: { symbol: symbolArg, file: fileArg, limit: int().default(50) },
+    description: "Every use of a symbol: calls, imports of its file, subclasses, implementations.",
+    shape: { symbol: symbolArg, file: fileArg, limit: int().default(50), offset: int().default(0) },
     annotations: READ,
     cli: { command: "refs", positionals: ["symbol"], summary: "every use of a symbol" },
     async run(session, a, call) {
@@ -328,15 +393,16 @@ export const QUERY_TOOLS: ToolDef[] = [
       const limit = clamp("limit", a.limit, 1, 500, notes);
       const t = await session.target(projectArgs(a), call);
       const resolved = await resolveSymbol(t.reader, { name: a.symbol, file: a.file }, t.root);
-      const r = await references(t.reader, resolved, limit);
+      const offset = clamp("offset", a.offset, 0, 100_000, notes);
+      const r = await references(t.reader, resolved, limit, offset);
       return answer(r, (n) => F.formatReferences(r, n), [...notes, ...t.notes]);
     },
   }),
   tool({
     name: "get_context",
-    description: "Overview of a symbol or file in one call: definition, signature, doc, callers, " +
-      "callees, parents/children, imports; sections capped.",
-    shape: { symbol: z.string().optional(), file: fileArg },
+    description: "First look at a symbol or file: definition, doc, callers, callees, " +
+      "parents/children, imports.",
+    shape: { symbol: z.string().optional(), file: fileArg, limit: int().default(10) },
     annotations: READ,
     cli: { command: "context", positionals: ["symbol"], summary: "360-degree view of a symbol" },
     async run(session, a, call) {
@@ -347,19 +413,30 @@ export const QUERY_TOOLS: ToolDef[] = [
         t.root,
       );
       // Several definitions: the first few in full; the header says how to narrow.
-      const r = await context(t.reader, { ...resolved, matches: resolved.matches.slice(0, 3) });
+      const notes: string[] = [];
+      const limit = clamp("limit", a.limit, 1, 200, notes);
+      const r = await context(
+        t.reader,
+        { ...resolved, matches: resolved.matches.slice(0, 3) },
+        limit,
+      );
       const listed = r.groups.flatMap((g) => [
         g.target,
         ...[g.callers, g.callees, g.parents, g.children].flatMap((s) => s.links.map((l) => l.node)),
       ]);
-      return answer(r, (n) => F.formatContext(r, n), t.notes, { target: t, nodes: listed });
+      return answer(r, (n) => F.formatContext(r, n), [...notes, ...t.notes], {
+        target: t,
+        nodes: listed,
+      });
     },
   }),
   tool({
     name: "detect_circular",
-    description: "Cycles in CALLS (mutual recursion) or IMPORTS (between files), shortest first.",
+    description: "Cycles in CALLS (mutual recursion) or IMPORTS: strongly connected components, " +
+      "shortest cycles, the edge to break first.",
     shape: {
       relation: z.enum(["CALLS", "IMPORTS"]).default("CALLS"),
+      include_type_only: z.boolean().default(false),
       limit: int().default(20),
     },
     annotations: READ,
@@ -368,15 +445,14 @@ export const QUERY_TOOLS: ToolDef[] = [
       const notes: string[] = [];
       const limit = clamp("limit", a.limit, 1, 200, notes);
       const t = await session.target(projectArgs(a), call);
-      const r = await detectCycles(t.reader, a.relation, limit);
+      const r = await detectCycles(t.reader, a.relation, limit, a.include_type_only);
       return answer(r, (n) => F.formatCycles(r, n), [...notes, ...t.notes]);
     },
   }),
   tool({
     name: "get_stats",
     description:
-      "Graph size: files, symbols by kind, edges by type, languages; when and at which " +
-      "commit it was indexed.",
+      "Graph size by language, kind and edge type; when and at which commit it was indexed.",
     shape: {},
     annotations: READ,
     cli: { command: "stats", positionals: [], summary: "size of a project's graph" },
@@ -436,5 +512,13 @@ async function runCalls(
     includeTests: a.include_tests || a.format === "json",
     includeGuesses: a.include_guesses || a.format === "json",
   });
+  if (type === "callers") {
+    // Call sites with the symbol's name that resolved nowhere: the list is a lower bound.
+    for (const g of r.groups.slice(0, 3)) {
+      const own = r.overloads ? resolved.matches : [g.target];
+      const u = await unresolvedSites(t.reader, own);
+      if (u) g.unresolved = u;
+    }
+  }
   return answer(r, (n) => F.formatCalls(r, n), [...notes, ...t.notes]);
 }

@@ -196,7 +196,7 @@ export abstract class Scopes {
     const wildcards: string[] = [];
     const wildcardTypes: { files: string[]; type: string }[] = [];
     const edges: Edge[] = [];
-    const seen = new Set<string>();
+    const seen = new Map<string, Edge>();
     const from = fileId(scope.facts.path);
     for (const imp of scope.facts.imports) {
       let files = scope.spec.resolveImport(imp, scope.facts.path, this.repo)
@@ -209,16 +209,23 @@ export abstract class Scopes {
         if (defining.length) files = defining;
       }
       for (const p of files) {
-        if (seen.has(p)) continue;
-        seen.add(p);
-        edges.push({
+        const known = seen.get(p);
+        // One edge per file imported: type-only while every import behind it is.
+        if (known) {
+          if (!imp.typeOnly) delete known.typeOnly;
+          continue;
+        }
+        const edge: Edge = {
           type: "IMPORTS",
           from,
           fromFile: true,
           to: fileId(p),
           toFile: true,
           line: imp.line,
-        });
+          ...(imp.typeOnly ? { typeOnly: true } : {}),
+        };
+        seen.set(p, edge);
+        edges.push(edge);
       }
       if (imp.wildcard) {
         wildcards.push(...files);

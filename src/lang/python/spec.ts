@@ -1,6 +1,7 @@
-import type { LanguageSpec } from "../spec.ts";
+import type { LanguageSpec, RepoFiles } from "../spec.ts";
 import { dottedModuleFiles, pathModuleName } from "../paths.ts";
 import query from "./tags.scm" with { type: "text" };
+import { STDLIB_MODULES } from "./stdlib.ts";
 
 export const python: LanguageSpec = {
   name: "python",
@@ -11,6 +12,7 @@ export const python: LanguageSpec = {
   implicitThis: false,
   packageScope: "none",
   typeNames: /^[A-Z][\w$]*$/,
+  typeOnlyGuard: /\bTYPE_CHECKING\b/,
   testFiles: /(^|\/)(test_[^/]*|[^/]*_test|conftest)\.pyi?$/,
   docStyle: "docstring",
   constructorNames: ["__init__"],
@@ -19,8 +21,11 @@ export const python: LanguageSpec = {
   castFunctions: ["cast"],
   typeWrappers: ["Optional", "Awaitable", "Final", "ClassVar", "Annotated", "Type", "type"],
   moduleName: (path) => pathModuleName(path, { index: "__init__" }),
-  resolveImport(imp, fromPath, repo) {
+  resolveImport(imp, fromPath, full) {
     const source = relativeSource(imp.source, fromPath);
+    // A standard-library name is found at a source root, never as a same-named file deeper down.
+    const stdlib = !imp.source.startsWith(".") && STDLIB_MODULES.has(source.split(".")[0]);
+    const repo = stdlib ? rootsOnly(full) : full;
     const files = dottedModuleFiles(source, repo, [".py", ".pyi"], "__init__");
     // `from pkg import mod` names a module as often as a symbol.
     const sub = imp.name
@@ -88,4 +93,14 @@ function relativeSource(source: string, fromPath: string): string {
   const base = dir.slice(0, Math.max(0, dir.length - (dots - 1)));
   const rest = source.slice(dots);
   return [...base, ...(rest ? [rest] : [])].join(".");
+}
+
+/** The repository's files without the same-suffix fallback (exact paths at source roots only). */
+function rootsOnly(repo: RepoFiles): RepoFiles {
+  return {
+    has: (p) => repo.has(p),
+    inDir: (d) => repo.inDir(d),
+    inPackage: (l, p) => repo.inPackage(l, p),
+    withSuffix: () => [],
+  };
 }

@@ -20,6 +20,7 @@ export const typescript: LanguageSpec = {
   implicitThis: false,
   packageScope: "none",
   typeNames: /^[A-Z][\w$]*$/,
+  typeOnlyImport: /^(import|export)\s+type\b/,
   testFiles: /\.(test|spec)\.[cm]?tsx?$/,
   docStyle: "comments",
   family: "js",

@@ -2,7 +2,7 @@
  * Decisions from the repository: architecture decision records and design notes, read while
  * indexing into `(:Decision {id, title, status, date, path})` nodes of the branch graph, linked
  * `-[:MENTIONS]->` to the symbols and files they name. They are versioned with the code, so they
- * follow incremental indexing like any file: `syncDecisions` (the indexer's one hook) brings the
+ * follow incremental indexing like any file: `syncDecisions` (a post-index step) brings the
  * graph's decisions to exactly what the files say now, whichever way the graph was built.
  *
  * Which files: Markdown files named `NNNN-*.md` or `ADR-*.md` under a decision folder (`docs/adr`,
@@ -20,8 +20,8 @@ import type { Db } from "../db/client.ts";
 import * as Q from "../db/cypher.ts";
 import type { FileFacts } from "../graph/facts.ts";
 import { fileId, shortHash, type SymbolNode, symbolNodes, wordsOf } from "../graph/model.ts";
-import { maxFileBytes } from "./scan.ts";
-import { ignoreList } from "./walk.ts";
+import { maxFileBytes } from "../index/scan.ts";
+import { ignoreList } from "../index/walk.ts";
 
 /** Bumped when parsing or linking changes, so every decision is rewritten once. */
 const PARSER_VERSION = "1";
