@@ -355,8 +355,8 @@ Deno.test({
           const r = await toolJson(s, "detect_circular", { ...base, relation: "IMPORTS" });
           const cyclic = [
             ...new Set(
-              (r.cycles as { nodes: { path: string }[] }[]).flatMap((c) =>
-                c.nodes.map((n) => n.path)
+              (r.components as { members: { path: string }[] }[]).flatMap((c) =>
+                c.members.map((n) => n.path)
               ),
             ),
           ].sort();

@@ -187,20 +187,26 @@ export async function callCycles(g: GraphReader, limit: number): Promise<ViewGra
   const r = await detectCycles(g, "CALLS", limit);
   const nodes = new Map<string, ViewNode>();
   const edges = new Map<string, ViewEdge>();
-  r.cycles.forEach((c, i) => {
-    c.nodes.forEach((n, k) => {
-      if (!nodes.has(n.id)) nodes.set(n.id, viewNode(n, { scc: i }));
-      const next = c.nodes[(k + 1) % c.nodes.length];
-      const id = `${n.id}>${next.id}:CALLS`;
-      edges.set(id, { id, source: n.id, target: next.id, rel: "CALLS", cycle: true });
-    });
+  // Each strongly connected component is one colour; its shortest cycles are drawn.
+  r.components.forEach((comp, i) => {
+    for (const c of comp.cycles) {
+      c.nodes.forEach((n, k) => {
+        if (!nodes.has(n.id)) nodes.set(n.id, viewNode(n, { scc: i }));
+        const next = c.nodes[(k + 1) % c.nodes.length];
+        const id = `${n.id}>${next.id}:CALLS`;
+        edges.set(id, { id, source: n.id, target: next.id, rel: "CALLS", cycle: true });
+      });
+    }
   });
+  const shown = r.components.length;
   return {
     mode: "call-cycles",
     nodes: [...nodes.values()],
     edges: [...edges.values()],
     notes: [
-      `CALLS cycles: ${r.total}${r.total > r.cycles.length ? `, showing ${r.cycles.length}` : ""}`,
+      `CALLS cycles: ${r.total} strongly connected component${r.total === 1 ? "" : "s"}${
+        r.total > shown ? `, showing ${shown}` : ""
+      }`,
       ...(r.self_loops ? [`${r.self_loops} self-recursive (not drawn)`] : []),
       ...(r.capped ? ["search capped: more cycles may exist"] : []),
     ],
