@@ -79,9 +79,21 @@ export function blankMacros(text: string, opts: { macroBodies?: boolean } = {}):
   let code = spaceOut(text, ranges);
   tokens = without(tokens, ranges);
   if (opts.macroBodies) {
-    const rewritten = macroFunctions(code, tokens);
-    if (rewritten !== code) tokens = tokenize(rewritten, true);
-    code = rewritten;
+    const edits = macroFunctions(tokens);
+    if (edits.size) {
+      code = applyEdits(code, edits);
+      // A directive rewritten as a function is code now: its own tokens, in place.
+      tokens = tokens.flatMap((tk) => {
+        const edit = tk.kind === "pp" ? edits.get(tk.start) : undefined;
+        if (edit === undefined) return [tk];
+        return tokenize(edit, true).map((t) => ({
+          ...t,
+          start: t.start + tk.start,
+          end: t.end + tk.start,
+          line: t.line + tk.line,
+        }));
+      });
+    }
   }
   tokens = tokens.filter((tk) => tk.kind !== "pp");
   ranges = blankUpperCase(code, tokens);
@@ -113,8 +125,8 @@ export const MACRO_MARK = "__m";
  * its lines). Only at file or namespace level, and only bodies whose brackets balance and that
  * paste or stringize nothing. A call to the macro is a call of what its body calls.
  */
-function macroFunctions(text: string, tokens: Token[]): string {
-  const edits: { start: number; text: string }[] = [];
+function macroFunctions(tokens: Token[]): Map<number, string> {
+  const edits = new Map<number, string>();
   const kept: Token[] = [];
   const braces: boolean[] = [];
   let code = 0;
@@ -158,14 +170,18 @@ function macroFunctions(text: string, tokens: Token[]): string {
       rewritten = decl.padEnd(head.length) + middle + "\n" + end + close + " ".repeat(pad);
     }
     if (rewritten.length !== tk.text.length) continue;
-    edits.push({ start: tk.start, text: rewritten });
+    edits.set(tk.start, rewritten);
   }
-  if (!edits.length) return text;
+  return edits;
+}
+
+/** The text with same-length rewrites at their starts. */
+function applyEdits(text: string, edits: Map<number, string>): string {
   let out = "";
   let at = 0;
-  for (const e of edits) {
-    out += text.slice(at, e.start) + e.text;
-    at = e.start + e.text.length;
+  for (const [start, rewritten] of [...edits].sort((a, b) => a[0] - b[0])) {
+    out += text.slice(at, start) + rewritten;
+    at = start + rewritten.length;
   }
   return out + text.slice(at);
 }
@@ -573,31 +589,32 @@ function openParen(tokens: Token[], i: number): number {
   return -1;
 }
 
-const PUNCT3 = new Set(["<<=", ">>=", "...", "->*", "<=>"]);
-const PUNCT2 = new Set([
-  "::",
-  "->",
-  "++",
-  "--",
-  "<<",
-  ">>",
-  "<=",
-  ">=",
-  "==",
-  "!=",
-  "&&",
-  "||",
-  "+=",
-  "-=",
-  "*=",
-  "/=",
-  "%=",
-  "&=",
-  "|=",
-  "^=",
-  ".*",
-  "##",
-]);
+/**
+ * One token at a position (sticky): spaces, a line break, comments, an identifier, a number, a
+ * quoted literal, or punctuation (longest first). Regular expressions run as compiled code even
+ * before the JIT warms up, which a character loop does not: this is most of a file's preparation.
+ */
+const TOKEN = new RegExp(
+  [
+    /([ \t\r\f\v]+)/, // 1 spaces
+    /(\n)/, // 2 line break
+    /(\/\/(?:[^\n\\]|\\\n?)*)/, // 3 line comment (a backslash-newline continues it)
+    /(\/\*[\s\S]*?(?:\*\/|$))/, // 4 block comment
+    /([A-Za-z_$][\w$]*)/, // 5 identifier (or a literal's prefix)
+    /((?:\d|\.(?=\d))(?:[eEpP][+-]|[\w$.'])*)/, // 6 number
+    /(["'])/, // 7 quote
+    /(<<=|>>=|\.\.\.|->\*|<=>|::|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^]=|\.\*|##|[\s\S])/, // 8
+  ].map((r) => r.source).join("|"),
+  "y",
+);
+/** A preprocessor line from its `#`: continuations and block comments included. */
+const DIRECTIVE = /#(?:[^\n\\/]|\\\r?\n|\\|\/\*[\s\S]*?(?:\*\/|$)|\/)*/y;
+
+function newlines(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let k = text.indexOf("\n", from); k >= 0 && k < to; k = text.indexOf("\n", k + 1)) n++;
+  return n;
+}
 
 /** Tokens of C/C++ code; comments, literals' insides and preprocessor lines are skipped. */
 export function tokenize(text: string, withDirectives = false): Token[] {
@@ -607,72 +624,43 @@ export function tokenize(text: string, withDirectives = false): Token[] {
   let line = 0;
   let lineStart = true; // only whitespace since the last line break
   while (i < len) {
-    const ch = text[i];
-    if (ch === "\n") {
+    if (text.charCodeAt(i) === 35 && lineStart) { // `#`
+      DIRECTIVE.lastIndex = i;
+      DIRECTIVE.exec(text);
+      const end = DIRECTIVE.lastIndex;
+      if (withDirectives) {
+        out.push({ text: text.slice(i, end), start: i, end, line, kind: "pp" });
+      }
+      line += newlines(text, i, end);
+      i = end;
+      continue;
+    }
+    TOKEN.lastIndex = i;
+    const m = TOKEN.exec(text)!;
+    const start = i;
+    i = TOKEN.lastIndex;
+    if (m[1] !== undefined) continue;
+    if (m[2] !== undefined) {
       line++;
-      i++;
       lineStart = true;
       continue;
     }
-    if (ch === " " || ch === "\t" || ch === "\r" || ch === "\f" || ch === "\v") {
-      i++;
-      continue;
-    }
-    if (ch === "/" && text[i + 1] === "/") {
-      while (i < len && text[i] !== "\n") {
-        if (text[i] === "\\" && text[i + 1] === "\n") {
-          i++;
-          line++;
-        }
-        i++;
-      }
-      continue;
-    }
-    if (ch === "/" && text[i + 1] === "*") {
-      const end = text.indexOf("*/", i + 2);
-      const stop = end < 0 ? len : end + 2;
-      for (let k = i; k < stop; k++) if (text[k] === "\n") line++;
-      i = stop;
-      continue;
-    }
-    if (ch === "#" && lineStart) {
-      // a preprocessor line, with its continuations and comments
-      const start = i;
-      const startLine = line;
-      while (i < len && text[i] !== "\n") {
-        if (
-          text[i] === "\\" &&
-          (text[i + 1] === "\n" || (text[i + 1] === "\r" && text[i + 2] === "\n"))
-        ) {
-          i += text[i + 1] === "\r" ? 2 : 1;
-          line++;
-        } else if (text[i] === "/" && text[i + 1] === "*") {
-          const end = text.indexOf("*/", i + 2);
-          const stop = end < 0 ? len : end + 2;
-          for (let k = i; k < stop; k++) if (text[k] === "\n") line++;
-          i = stop;
-          continue;
-        }
-        i++;
-      }
-      if (withDirectives) {
-        out.push({ text: text.slice(start, i), start, end: i, line: startLine, kind: "pp" });
-      }
+    if (m[3] !== undefined || m[4] !== undefined) {
+      line += newlines(text, start, i);
       continue;
     }
     lineStart = false;
-    const start = i;
-    if (isIdentStart(text.charCodeAt(i))) {
-      while (i < len && isIdentPart(text.charCodeAt(i))) i++;
-      const word = text.slice(start, i);
+    if (m[5] !== undefined) {
+      const word = m[5];
       // raw strings R"x(...)x", u8R"(...)", and prefixed literals u8"...", L'x'
-      if ((text[i] === '"' || text[i] === "'") && /^(u8|u|U|L)?R?$/.test(word)) {
-        if (word.endsWith("R") && text[i] === '"') {
+      const q = text[i];
+      if ((q === '"' || q === "'") && /^(u8|u|U|L)?R?$/.test(word)) {
+        if (word.endsWith("R") && q === '"') {
           const open = text.indexOf("(", i);
           const delim = open < 0 ? "" : text.slice(i + 1, open);
           const end = open < 0 ? -1 : text.indexOf(`)${delim}"`, open);
           const stop = end < 0 ? len : end + delim.length + 2;
-          for (let k = i; k < stop; k++) if (text[k] === "\n") line++;
+          line += newlines(text, i, stop);
           i = stop;
         } else i = skipQuoted(text, i);
         out.push({ text: text.slice(start, i), start, end: i, line, kind: "str" });
@@ -681,42 +669,18 @@ export function tokenize(text: string, withDirectives = false): Token[] {
       out.push({ text: word, start, end: i, line, kind: "id" });
       continue;
     }
-    if (isDigit(text.charCodeAt(i)) || (ch === "." && isDigit(text.charCodeAt(i + 1)))) {
-      while (i < len && (isIdentPart(text.charCodeAt(i)) || text[i] === "." || text[i] === "'")) {
-        if (
-          (text[i] === "e" || text[i] === "E" || text[i] === "p" || text[i] === "P") &&
-          /[+-]/.test(text[i + 1] ?? "")
-        ) i++;
-        i++;
-      }
-      out.push({ text: text.slice(start, i), start, end: i, line, kind: "num" });
+    if (m[6] !== undefined) {
+      out.push({ text: m[6], start, end: i, line, kind: "num" });
       continue;
     }
-    if (ch === '"' || ch === "'") {
-      const startLine = line;
-      i = skipQuoted(text, i);
-      out.push({ text: text.slice(start, i), start, end: i, line: startLine, kind: "str" });
+    if (m[7] !== undefined) {
+      i = skipQuoted(text, start);
+      out.push({ text: text.slice(start, i), start, end: i, line, kind: "str" });
       continue;
     }
-    const three = text.slice(i, i + 3);
-    const two = text.slice(i, i + 2);
-    const p = PUNCT3.has(three) ? three : PUNCT2.has(two) ? two : ch;
-    i += p.length;
-    out.push({ text: p, start, end: i, line, kind: "punct" });
+    out.push({ text: m[8], start, end: i, line, kind: "punct" });
   }
   return out;
-}
-
-function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
-}
-
-function isIdentStart(c: number): boolean {
-  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
-}
-
-function isIdentPart(c: number): boolean {
-  return isIdentStart(c) || isDigit(c);
 }
 
 function skipQuoted(text: string, i: number): number {
