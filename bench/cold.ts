@@ -20,7 +20,11 @@ const checkouts = [
   ...(values.baseline ? [["baseline", resolve(values.baseline)]] : []),
 ];
 
-async function indexOnce(checkout: string, path: string, project: string): Promise<number> {
+async function indexOnce(
+  checkout: string,
+  path: string,
+  project: string,
+): Promise<{ ms: number; files: number }> {
   const out = await new Deno.Command("deno", {
     args: [
       "run",
@@ -43,7 +47,8 @@ async function indexOnce(checkout: string, path: string, project: string): Promi
   }).output();
   const text = new TextDecoder().decode(out.stdout);
   if (!out.success) throw new Error(`${checkout}: ${new TextDecoder().decode(out.stderr)}`);
-  return JSON.parse(text).duration_ms as number;
+  const summary = JSON.parse(text);
+  return { ms: summary.duration_ms as number, files: summary.files?.scanned ?? 0 };
 }
 
 console.log(`| repository | cold current | ${values.baseline ? "cold baseline | change |" : ""}`);
@@ -53,13 +58,11 @@ for (const path of positionals) {
   for (let i = 0; i < Number(values.runs); i++) {
     for (const [name, dir] of checkouts) {
       const project = `cold-${name}-${path.split("/").pop()}`;
-      const ms = await indexOnce(dir, path, project);
-      best.set(name, Math.min(best.get(name) ?? Infinity, ms));
+      const run = await indexOnce(dir, path, project);
+      files = run.files;
+      best.set(name, Math.min(best.get(name) ?? Infinity, run.ms));
     }
   }
-  const count = await new Deno.Command("git", { args: ["-C", path, "ls-files"], stdout: "piped" })
-    .output().catch(() => undefined);
-  files = count?.success ? new TextDecoder().decode(count.stdout).split("\n").length - 1 : 0;
   const cur = best.get("current")!;
   const base = best.get("baseline");
   const cells = [`${cur.toFixed(0)} ms`];
