@@ -77,6 +77,17 @@ export interface LanguageSpec {
   /** Name an import of a whole module binds when it has no alias (`import a.b` binds `a.b`). */
   moduleBinding?(source: string): string | undefined;
   /** Tidy one import as captured (split `a.b.Foo` into source and name, ...). */
+  /**
+   * Same-named methods of one type from impls of one generic trait (Rust `impl Distribution<u8>
+   * for S`, `impl Distribution<u16> for S`): when the call cannot choose the impl, it reaches the
+   * trait's declaration of the method instead of nothing.
+   */
+  /**
+   * Methods whose result is the receiver's own value for member lookup, given `typeWrappers` are
+   * transparent (Rust `x.unwrap()`, `x.expect(..)`, `x.clone()`).
+   */
+  identityMethods?: string[];
+  traitDispatch?: boolean;
   normalizeImport?(imp: ImportFact): ImportFact;
   /** Method names so common in standard libraries that a unique match in the repo proves nothing. */
   commonMethods?: string[];

@@ -140,6 +140,10 @@ export abstract class Scopes {
     const out: Edge[] = [];
     const seen = new Set<string>();
     for (const h of scope.facts.inherits) {
+      if (h.ownerBound !== undefined) {
+        this.addBlanket(scope, h.name, h.ownerBound);
+        continue;
+      }
       let from: DefRef | undefined;
       if (h.from >= 0) from = scope.refs[h.from];
       else if (h.ownerName) {
@@ -170,6 +174,19 @@ export abstract class Scopes {
       else this.bases.set(from.node.id, [target]);
     }
     return out;
+  }
+
+  /** Blanket impls: traits every type meeting a bound has (`impl<R: Rng> RngExt for R`). */
+  readonly blankets: { trait: DefRef; bound: string }[] = [];
+
+  addBlanket(scope: FileScope, trait: string, bound: string): void {
+    const traits = distinct(this.resolveTypeRef(scope, -1, trait)).filter((t) =>
+      t.def.kind === "Trait"
+    );
+    if (traits.length !== 1) return;
+    if (!this.blankets.some((b) => b.trait === traits[0] && b.bound === bound)) {
+      this.blankets.push({ trait: traits[0], bound });
+    }
   }
 
   imports(scope: FileScope): Edge[] {
@@ -250,7 +267,13 @@ export abstract class Scopes {
       }
     }
     const last = qualifier.split(".").pop()!;
-    const owners = this.lookup(scope, from, last, (r) => TYPE_KINDS.has(r.def.kind), true).refs;
+    // `Thor::Util.m`: the path names the type, whatever else is called `Util`.
+    const byPath = qualifier.includes(".")
+      ? this.resolveTypeRef(scope, from, qualifier).filter((r) => TYPE_KINDS.has(r.def.kind))
+      : [];
+    const owners = byPath.length
+      ? byPath
+      : this.lookup(scope, from, last, (r) => TYPE_KINDS.has(r.def.kind), true).refs;
     const refs = owners.flatMap((o) => this.memberOrConstructor(o, name));
     if (refs.length) return refs;
     // A namespace is open: its blocks in other files (a header and its .cpp) are one scope.
@@ -380,6 +403,13 @@ export abstract class Scopes {
     if (!scope) return [];
     // Top-level and namespace members (C#, C++) are reachable by their simple name.
     let hits = scope.exports.get(name) ?? [];
+    // Only namespace members of that name (Rust: an inline `mod test { fn rng() }`): a name the
+    // file itself imports (`pub use rngs::thread::rng;`) is the file's own.
+    if (hits.length && hits.every((r) => r.def.parent >= 0)) {
+      const bound = (this.bindingsOf(scope).get(name) ?? []).filter((b) => b.name);
+      const viaImport = bound.flatMap((b) => this.exported(b.files, b.name!, depth + 1));
+      if (viaImport.length) hits = viaImport;
+    }
     if (!hits.length && name === "default" && scope.facts.defaultExport) {
       hits = this.exported([path], scope.facts.defaultExport, depth + 1);
     }

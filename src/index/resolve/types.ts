@@ -61,7 +61,9 @@ export abstract class Types extends Scopes {
     if (expr.endsWith(")")) {
       const open = openingParen(expr);
       if (open <= 0) return {};
-      const callee = expr.slice(0, open).replace(/<[^()]*>$/, "").trim();
+      // `a::b::f::<T>(..)` (a hint's expression as written): the dotted receiver calls have.
+      const callee = expr.slice(0, open).replace(/<[^()]*>$/, "").replace(/::$/, "").trim()
+        .replace(/^([\w$]+(?:::[\w$]+)+)$/, (p) => p.replace(/::/g, "."));
       if (!callee) return {};
       const dot = lastDot(callee);
       const name = dot < 0 ? callee : callee.slice(dot + 1);
@@ -70,6 +72,10 @@ export abstract class Types extends Scopes {
         return {}; // `super()` alone is no value we type here
       }
       if (!/^[\w$#]+$/.test(name)) return {};
+      // `x.unwrap()`, `x.clone()`: the receiver's value (LanguageSpec.identityMethods).
+      if (receiver !== undefined && spec.identityMethods?.includes(name)) {
+        return this.typeOfExpr(scope, from, receiver, depth + 1);
+      }
       const args = splitArgs(expr.slice(open + 1, -1));
       // `cast(T, value)` (Python typing): the value has type T.
       if (spec.castFunctions?.includes(name) && args.length === 2) {

@@ -438,6 +438,19 @@ export const rust: LanguageSpec & { prepare(text: string): string } = {
   // Generic trait impls give one type several same-named methods (`impl From<A> for T`, `impl
   // From<B> for T`): chosen like overloads, never all linked.
   overloads: true,
+  traitDispatch: true,
+  identityMethods: [
+    "unwrap",
+    "expect",
+    "unwrap_or_default",
+    "clone",
+    "as_ref",
+    "as_mut",
+    "borrow",
+    "borrow_mut",
+    "as_deref",
+    "as_deref_mut",
+  ],
   testFiles: /(^|\/)tests\/|_test\.rs$/,
   docStyle: "comments",
   // `-> Result<Store, E>` / `-> Option<Box<Store>>`: `f()?.m()` and `x.m()` reach Store's methods.
