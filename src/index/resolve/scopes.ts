@@ -331,7 +331,7 @@ export abstract class Scopes {
     // 2. imported names
     const bound = this.bindingsOf(scope).get(name);
     if (bound) {
-      const refs = bound.flatMap((b) => (b.name ? this.exported(b.files, b.name, 0, name) : []));
+      const refs = bound.flatMap((b) => (b.name ? this.importedFrom(b, name) : []));
       const hit = pick(refs, CONF_SCOPE);
       if (hit) return hit;
       // A static member import (`import static a.Util.f`, Kotlin `import a.Obj.f`).
@@ -370,6 +370,24 @@ export abstract class Scopes {
       if (all.length && sameSymbol(all)) return { refs: all, confidence: CONF_UNIQUE };
     }
     return { refs: [], confidence: 0 };
+  }
+
+  /**
+   * What an import binds: the name in the files it resolved to, or in the inline module its path
+   * ends with (Rust `use crate::test::rng;` where `mod test { .. }` sits in lib.rs).
+   */
+  importedFrom(b: Binding, alias: string): DefRef[] {
+    const last = b.source?.split(/::|\./).pop();
+    if (last && b.name) {
+      const inline = b.files.flatMap((f) =>
+        (this.scopes.get(f)?.children.get(-1)?.get(last) ?? []).filter((r) =>
+          r.def.kind === "Module"
+        )
+      );
+      const hits = inline.flatMap((m) => this.members.get(m.node.id)?.get(b.name!) ?? []);
+      if (hits.length) return hits;
+    }
+    return b.name ? this.exported(b.files, b.name, 0, alias) : [];
   }
 
   /** Top-level definitions named `name` in files, following re-exports and `export *`. */
