@@ -53,6 +53,11 @@ export interface DefFact {
   typeParams?: string[];
   /** A function-like macro (C, C++): a call to it is a call of what its body calls. */
   macro?: boolean;
+  /**
+   * A class-level method (Ruby `def self.x`, a method in `class << self`; tags.scm's `@static`):
+   * `Const.x` reaches it before an instance method of the same name, a value's `v.x` after.
+   */
+  static?: boolean;
   /** Declared bounds of generic parameters (`B extends Builder<B>` -> B: Builder). */
   typeBounds?: Record<string, string>;
 }

@@ -40,6 +40,7 @@ interface Container {
   owner?: string;
   def?: number;
   macro?: boolean;
+  static?: boolean;
 }
 
 export function analyze(
@@ -90,7 +91,14 @@ export function analyze(
       const kind = KIND_BY_CAPTURE[c.name];
       const nameNode = byName.get("name");
       if (kind && nameNode) {
-        if (seenDefs.has(c.node.id)) continue;
+        if (seenDefs.has(c.node.id)) {
+          // A second pattern marking the same definition class-level (`class << self` bodies).
+          if (byName.has("static")) {
+            const seen = containers.find((x) => x.node.id === c.node.id);
+            if (seen) seen.static = true;
+          }
+          continue;
+        }
         seenDefs.add(c.node.id);
         containers.push({
           node: c.node,
@@ -99,6 +107,7 @@ export function analyze(
           kind,
           owner: byName.has("owner") ? typeName(byName.get("owner")!.text) : undefined,
           ...(c.name === "definition.macro" ? { macro: true } : {}),
+          ...(byName.has("static") ? { static: true } : {}),
         });
       } else if (c.name === "scope.impl" && nameNode) {
         containers.push({
@@ -203,6 +212,7 @@ export function analyze(
       endLine: c.node.endPosition.row + 1,
       signature: c.macro ? `#define ${c.name}` : signatureOf(c.node),
       ...(c.macro ? { macro: true } : {}),
+      ...(c.static ? { static: true } : {}),
       doc: spec.docStyle === "docstring" ? docstringOf(c.node) : commentDocOf(c.node),
       parent: parentDef >= 0 ? containers[parentDef].def! : -1,
       owner,
@@ -252,7 +262,8 @@ export function analyze(
   // `return inner`: the name a definition returns (its first such return counts).
   for (const node of returned) {
     const at = defIndexAt(node);
-    if (at >= 0 && defs[at].returnsValue === undefined) defs[at].returnsValue = node.text.trim();
+    const value = compactExpr(node.text);
+    if (at >= 0 && defs[at].returnsValue === undefined && value) defs[at].returnsValue = value;
   }
 
   const callFacts: CallFact[] = [];

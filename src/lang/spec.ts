@@ -87,6 +87,11 @@ export interface LanguageSpec {
    * transparent (Rust `x.unwrap()`, `x.expect(..)`, `x.clone()`).
    */
   identityMethods?: string[];
+  /**
+   * A function's value is its last expression (Ruby), and a bare name that is no local is a call
+   * of the method of that name: `shell.ask` types `shell` by what `def shell` ends with.
+   */
+  implicitReturn?: boolean;
   traitDispatch?: boolean;
   normalizeImport?(imp: ImportFact): ImportFact;
   /** Method names so common in standard libraries that a unique match in the repo proves nothing. */

@@ -10,7 +10,7 @@ import {
   MAX_DEPTH,
   type Resolution,
 } from "./model.ts";
-import { callable, distinct, isCallable, isType } from "./refs.ts";
+import { atLevel, callable, distinct, inClassMethod, isCallable, isType } from "./refs.ts";
 import { isSuperCall } from "./text.ts";
 import { Extensions } from "./extensions.ts";
 import { chooseOverload } from "./overloads.ts";
@@ -420,7 +420,7 @@ export class Resolver extends Extensions {
       if (spec.implicitThis) {
         const type = this.enclosingType(scope, from);
         if (type) {
-          const own = this.member(type, name);
+          const own = atLevel(this.member(type, name), inClassMethod(scope, from));
           if (own.length) return { refs: callable(own), confidence: CONF_SCOPE };
         }
       }
@@ -461,7 +461,7 @@ export class Resolver extends Extensions {
       const superCall = superNames.includes(receiver) || isSuperCall(receiver, superNames);
       const refs = superCall
         ? this.basesOf(type).flatMap((b) => this.member(b, name)).slice(0, 1)
-        : this.member(type, name);
+        : atLevel(this.member(type, name), inClassMethod(scope, from));
       if (refs.length) return { refs: callable(refs), confidence: CONF_SCOPE };
       if (superCall) return undefined;
       // `self.cb = self.handle` ... `self.cb()`: a field holding a function.
@@ -503,7 +503,7 @@ export class Resolver extends Extensions {
     // The receiver's type: declared, constructed, returned by a call, a field's, a cast's.
     const typed = this.typeOfExpr(scope, from, receiver, depth + 1);
     if (typed.type) {
-      const refs = this.member(typed.type, name);
+      const refs = atLevel(this.member(typed.type, name), false);
       if (refs.length) return { refs: callable(refs), confidence: CONF_TYPED };
       const value = this.fieldValue(typed.type, name, depth);
       if (value.length) return { refs: value, confidence: CONF_TYPED, via: "value" };

@@ -14,7 +14,16 @@ import {
   type Found,
   MAX_DEPTH,
 } from "./model.ts";
-import { distinct, isType, nearest, packageOf, push, repoFiles, sameSymbol } from "./refs.ts";
+import {
+  atLevel,
+  distinct,
+  isType,
+  nearest,
+  packageOf,
+  push,
+  repoFiles,
+  sameSymbol,
+} from "./refs.ts";
 import { lastDot } from "./text.ts";
 
 /**
@@ -287,7 +296,7 @@ export abstract class Scopes {
 
   memberOrConstructor(type: DefRef, name: string): DefRef[] {
     if (!TYPE_KINDS.has(type.def.kind)) return [];
-    const found = this.member(type, name);
+    const found = atLevel(this.member(type, name), true);
     if (found.length) return found;
     if (name === "new" && type.def.kind !== "Module") return [type];
     return [];

@@ -63,7 +63,7 @@ export abstract class Types extends Scopes {
       if (open <= 0) return {};
       // `a::b::f::<T>(..)` (a hint's expression as written): the dotted receiver calls have.
       const callee = expr.slice(0, open).replace(/<[^()]*>$/, "").replace(/::$/, "").trim()
-        .replace(/^([\w$]+(?:::[\w$]+)+)$/, (p) => p.replace(/::/g, "."));
+        .replace(/^([\w$]+(?:(?:::|\.)[\w$]+)+)$/, (p) => p.replace(/::/g, "."));
       if (!callee) return {};
       const dot = lastDot(callee);
       const name = dot < 0 ? callee : callee.slice(dot + 1);
@@ -99,6 +99,14 @@ export abstract class Types extends Scopes {
         }
         return this.typeNamed(ts, target.def.parent, target.def.returns);
       }
+      // Ruby: the value of its last expression.
+      const last = target.def.returnsValue;
+      if (last && spec.implicitReturn) {
+        const ts = this.scopes.get(target.file.path)!;
+        // `@x ||= Foo.new`, `x = Foo.new`: the assigned value.
+        const value = last.match(/^@{0,2}[\w$]+\s*(?:\|\||&&)?=\s*(?!=)(.+)$/)?.[1] ?? last;
+        return this.typeOfExpr(ts, target.index, value, depth + 1);
+      }
       return {};
     }
     const found = this.hintFor(scope, from, expr);
@@ -117,7 +125,16 @@ export abstract class Types extends Scopes {
       const pkg = this.packageVariable(scope, expr);
       if (pkg?.hint.type) return this.typeNamed(pkg.owner, -1, pkg.hint.type);
       if (pkg?.hint.expr) return this.typeOfExpr(pkg.owner, -1, pkg.hint.expr, depth + 1);
+      // Ruby `shell.ask`: a bare name that is no local calls the method `shell`.
+      if (spec.implicitReturn && /^[a-z_]/.test(expr) && !this.isLocal(scope, from, expr)) {
+        return this.typeOfExpr(scope, from, `${expr}()`, depth + 1);
+      }
       return {};
+    }
+    // Ruby `Foo::Bar.new`, `a.b`: a call without parentheses.
+    if (spec.implicitReturn && /^[\w$:.]+\.[a-z_][\w$]*$/.test(expr)) {
+      const called = this.typeOfExpr(scope, from, `${expr}()`, depth + 1);
+      if (called.type || called.known) return called;
     }
     // `a.b`: a field (or property) of a's type.
     const dot = lastDot(expr);

@@ -17,8 +17,10 @@
    left: (constant) @name
    right: (call receiver: (constant) @_kind method: (identifier) @_new block: [(do_block) (block)])) @definition.module
   (#eq? @_kind "Module") (#eq? @_new "new"))
+; Class-level methods (`def self.x`, a `def` in `class << self`) are marked `@static`.
+(singleton_class body: (body_statement (method name: (_) @name @static) @definition.function))
 (method name: (_) @name) @definition.function
-(singleton_method name: (_) @name) @definition.function
+(singleton_method name: (_) @name @static) @definition.function
 
 ; ---------------------------------------------------------------------------------------------
 ; Inheritance: `class A < B` extends; `include M` / `extend M` / `prepend M` in a class or module
@@ -147,3 +149,8 @@
    left: [(identifier) (instance_variable) (class_variable)] @hint.var
    right: (call receiver: [(constant) (scope_resolution)] @hint.type method: (identifier) @_new)) @hint
   (#eq? @_new "new"))
+
+; A method's value is its last expression (`def shell; @shell ||= Shell::Basic.new; end`): what a
+; call of it, or a bare `shell.ask` in a method, is typed by (spec.implicitReturn).
+(method body: (body_statement (_) @return.value .))
+(singleton_method body: (body_statement (_) @return.value .))
