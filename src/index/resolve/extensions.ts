@@ -59,7 +59,8 @@ export abstract class Extensions extends Types {
     if (sure.length === 1) return { refs: callable(sure), confidence: CONF_TYPED };
     if (sure.length > 1) return undefined;
     const maybe = distinct(plausible);
-    if (maybe.length !== 1) return undefined;
+    // A common name (`map`, `iter`) on a value of unknown type is most likely the library's.
+    if (maybe.length !== 1 || scope.spec.commonMethods?.includes(name)) return undefined;
     // Any other method of that name the call could mean (an impl of another trait, an inherent
     // method) leaves the receiver's type to decide, which is unknown here.
     const fam = this.family(scope.facts.language);
