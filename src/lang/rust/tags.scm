@@ -236,6 +236,11 @@
   type: [(generic_type type: (_) @_g) (reference_type type: (generic_type type: (_) @_g))] @hint.type) @hint
   (#not-any-of? @_g "Box" "Rc" "Arc"))
 
+; struct fields: `color: Color`, `repo: Box<Repo>`, `parent: Option<&'a Scope>` (self.color.m())
+(field_declaration
+  name: (field_identifier) @hint.var
+  type: [(type_identifier) (scoped_type_identifier) (generic_type) (reference_type)] @hint.type) @hint
+
 ; let x = make(..); let mut rng = crate::test::rng(1); let y = x.field: typed on demand
 (let_declaration
   pattern: [(identifier) @hint.var (mut_pattern (identifier) @hint.var)]
