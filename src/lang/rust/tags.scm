@@ -19,6 +19,20 @@
 (impl_item trait: [(type_identifier) (scoped_type_identifier)] @reference.implements)
 (impl_item trait: (generic_type type: (_) @reference.implements))
 
+; `impl Deref for Name { type Target = Token; }`: a Name's method calls auto-deref to Token's, which
+; the resolver follows as it follows a base type (an EXTENDS edge Name -> Token in the graph).
+((impl_item
+   trait: [(type_identifier) (scoped_type_identifier)] @_deref
+   body: (declaration_list
+     (type_item name: (type_identifier) @_target
+       type: [(type_identifier) (scoped_type_identifier)] @reference.extends)))
+  (#match? @_deref "(^|::)Deref$") (#eq? @_target "Target"))
+((impl_item
+   trait: [(type_identifier) (scoped_type_identifier)] @_deref
+   body: (declaration_list
+     (type_item name: (type_identifier) @_target type: (generic_type type: (_) @reference.extends))))
+  (#match? @_deref "(^|::)Deref$") (#eq? @_target "Target"))
+
 ; supertraits: trait Store: Named + Send
 (trait_item
   bounds: (trait_bounds [(type_identifier) (scoped_type_identifier)] @reference.extends))
@@ -195,7 +209,8 @@
     (scoped_type_identifier) @hint.type
     (abstract_type trait: (_) @hint.type)
     (dynamic_type trait: (_) @hint.type)
-    (reference_type type: [(type_identifier) (scoped_type_identifier)] @hint.type)
+    (primitive_type) @hint.type
+    (reference_type type: [(type_identifier) (scoped_type_identifier) (primitive_type)] @hint.type)
     (reference_type type: (dynamic_type trait: (_) @hint.type))
     (reference_type type: (abstract_type trait: (_) @hint.type))
   ]) @hint
@@ -205,7 +220,8 @@
     (type_identifier) @hint.type
     (scoped_type_identifier) @hint.type
     (dynamic_type trait: (_) @hint.type)
-    (reference_type type: [(type_identifier) (scoped_type_identifier)] @hint.type)
+    (primitive_type) @hint.type
+    (reference_type type: [(type_identifier) (scoped_type_identifier) (primitive_type)] @hint.type)
     (reference_type type: (dynamic_type trait: (_) @hint.type))
   ]) @hint
 
