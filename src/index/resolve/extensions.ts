@@ -64,8 +64,16 @@ export abstract class Extensions extends Types {
     // Any other method of that name the call could mean (an impl of another trait, an inherent
     // method) leaves the receiver's type to decide, which is unknown here.
     const fam = this.family(scope.facts.language);
+    // A type from outside the repository has no repository method but those of traits in scope.
+    const external = !typed.type && typed.known === true;
+    const inScopeTrait = (r: DefRef) => {
+      const parent = r.def.parent >= 0
+        ? this.scopes.get(r.file.path)?.refs[r.def.parent]
+        : undefined;
+      return parent?.def.kind === "Trait" && inScope(parent);
+    };
     const others = (this.methodNames.get(fam)?.get(name) ?? []).filter((r) =>
-      fits(r) && r.node.id !== maybe[0].node.id
+      fits(r) && r.node.id !== maybe[0].node.id && (!external || inScopeTrait(r))
     );
     return others.length ? undefined : { refs: maybe, confidence: CONF_UNIQUE_METHOD };
   }
