@@ -328,6 +328,16 @@ export abstract class Scopes {
         if (near.length !== here.length) this.lineSensitive = true;
         const hit = pick(near, CONF_SCOPE);
         if (hit) return hit;
+        // An open type's or module's other parts (Ruby `module LineEditor` in another file): its
+        // names there are as near as this part's, nearer than any base's.
+        if (at >= 0 && this.isOpen(scope.refs[at]) && TYPE_KINDS.has(scope.refs[at].def.kind)) {
+          const parts = this.partsOf(scope.refs[at]);
+          if (parts.length > 1) {
+            const other = parts.flatMap((p) => this.members.get(p.node.id)?.get(name) ?? []);
+            const inPart = pick(other.filter((r) => r.file !== scope.facts), CONF_SCOPE);
+            if (inPart) return inPart;
+          }
+        }
         // Where members are in scope in a type's body, so are its bases' (nested types too).
         if (isTypeScope && scope.spec.implicitThis) {
           const inherited = this.basesOf(scope.refs[at]).flatMap((b) => this.member(b, name));
