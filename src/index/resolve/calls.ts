@@ -520,7 +520,9 @@ export class Resolver extends Extensions {
     // Last resort: a method name defined exactly once in the repository, and not a common one.
     // A receiver named like a type that we could not resolve is a type from outside
     // (`Math.Round`): how a type's name looks is the language's (LanguageSpec.typeNames).
-    if (spec.commonMethods?.includes(name) || spec.typeNames?.test(receiver)) return undefined;
+    // (`RSpec::Matchers.define`: a path of type names is a type's too.)
+    const typePath = receiver.split(".").every((seg) => spec.typeNames?.test(seg));
+    if (spec.commonMethods?.includes(name) || typePath) return undefined;
     // `time.Now()`, `np.array()`: the receiver is an import that resolved outside the repository.
     if (this.fromOutside(scope, from, head, 0)) return undefined;
     const methods = this.methodNames.get(this.family(scope.facts.language))?.get(name) ?? [];

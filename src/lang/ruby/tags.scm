@@ -2,11 +2,13 @@
 
 ; ---------------------------------------------------------------------------------------------
 ; Definitions. `class A::B` is named B. `def` inside a class or module becomes a method (the
-; analyzer does that); at the top level it is a function. `def self.x` likewise.
+; analyzer does that); at the top level it is a function. `def self.x` likewise. `class A::B` is B
+; in A (qualified A.B).
 (module name: (constant) @name) @definition.module
-(module name: (scope_resolution name: (_) @name)) @definition.module
+; `module Thor::Util` reopens Thor::Util: the whole path is the name (its last segment the symbol's).
+(module name: (scope_resolution) @name) @definition.module
 (class name: (constant) @name) @definition.class
-(class name: (scope_resolution name: (_) @name)) @definition.class
+(class name: (scope_resolution) @name) @definition.class
 ; `Klass = Class.new(Base) do .. end` / `Point = Struct.new(:x) do .. end` / `Mod = Module.new do`:
 ; the constant names the class (module) the block defines.
 ((assignment
