@@ -503,7 +503,7 @@ export class Resolver extends Extensions {
     // The receiver's type: declared, constructed, returned by a call, a field's, a cast's.
     const typed = this.typeOfExpr(scope, from, receiver, depth + 1);
     if (typed.type) {
-      const refs = atLevel(this.member(typed.type, name), false);
+      const refs = atLevel(this.member(typed.type, name, 0, new Set(), true), false);
       if (refs.length) return { refs: callable(refs), confidence: CONF_TYPED };
       const value = this.fieldValue(typed.type, name, depth);
       if (value.length) return { refs: value, confidence: CONF_TYPED, via: "value" };
@@ -521,7 +521,8 @@ export class Resolver extends Extensions {
     // A receiver named like a type that we could not resolve is a type from outside
     // (`Math.Round`): how a type's name looks is the language's (LanguageSpec.typeNames).
     // (`RSpec::Matchers.define`: a path of type names is a type's too.)
-    const typePath = receiver.split(".").every((seg) => spec.typeNames?.test(seg));
+    const segs = receiver.split(".").filter(Boolean);
+    const typePath = segs.length > 0 && segs.every((seg) => spec.typeNames?.test(seg));
     if (spec.commonMethods?.includes(name) || typePath) return undefined;
     // `time.Now()`, `np.array()`: the receiver is an import that resolved outside the repository.
     if (this.fromOutside(scope, from, head, 0)) return undefined;

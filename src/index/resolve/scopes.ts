@@ -275,6 +275,12 @@ export abstract class Scopes {
         if (inModule.length) return inModule;
       }
     }
+    // `::Readline.m`: a top-level constant's member.
+    if (qualifier.startsWith(".")) {
+      return this.resolveTypeRef(scope, from, qualifier).flatMap((o) =>
+        this.memberOrConstructor(o, name)
+      );
+    }
     const last = qualifier.split(".").pop()!;
     // `Thor::Util.m`: the path names the type, whatever else is called `Util`.
     const byPath = qualifier.includes(".")
@@ -520,12 +526,26 @@ export abstract class Scopes {
     const name = parts.pop();
     if (!name) return [];
     if (parts.length) {
-      const viaQualifier = this.memberOfQualifier(scope, from, parts.join("."), name).filter(
-        isType,
+      // (A type of that name: `X.new` is no type path though `new` reaches X's constructor.)
+      const viaQualifier = this.memberOfQualifier(scope, from, parts.join("."), name).filter((r) =>
+        isType(r) && r.def.name === name
       );
       if (viaQualifier.length) return viaQualifier;
+      // `DidYouMean::SpellChecker`: a path whose head is a type name nothing here defines or
+      // imports is another library's, whatever the repository calls `SpellChecker`.
+      const head = parts[0];
+      if (
+        scope.spec.typeNames?.test(head) && !this.bindingsOf(scope).has(head) &&
+        !this.lookup(scope, from, head, () => true, true).refs.length
+      ) {
+        return [];
+      }
     }
-    return this.lookup(scope, from, name, isType, true).refs;
+    const found = this.lookup(scope, from, name, isType, true).refs;
+    // `::Readline` (Ruby): the top-level constant only.
+    return /^\s*(::|\.)/.test(written) && !parts.length
+      ? found.filter((r) => r.node.qualified_name === name)
+      : found;
   }
 
   within(scope: FileScope, index: number, ancestor: number): boolean {
@@ -544,10 +564,18 @@ export abstract class Scopes {
     return undefined;
   }
 
-  member(type: DefRef, name: string, depth = 0, seen = new Set<string>()): DefRef[] {
+  /** A type's members named `name`, through its bases; `instance`: class-level ones skipped. */
+  member(
+    type: DefRef,
+    name: string,
+    depth = 0,
+    seen = new Set<string>(),
+    instance = false,
+  ): DefRef[] {
     if (depth > MAX_DEPTH || seen.has(type.node.id)) return [];
     seen.add(type.node.id);
     let own = this.partsOf(type).flatMap((part) => this.members.get(part.node.id)?.get(name) ?? []);
+    if (instance) own = own.filter((r) => !r.def.static);
     if (own && own.length > 1 && this.scopes.get(type.file.path)?.spec.mergeSameNamedMembers) {
       own = [own.reduce((a, b) => (b.def.line < a.def.line ? b : a))];
     }
@@ -556,12 +584,13 @@ export abstract class Scopes {
       if (!this.scopes.get(type.file.path)?.spec.overloads) return own;
       const shape = (r: DefRef) => `${r.def.params?.join(",")}|${r.def.paramTypes?.join(",")}`;
       const shapes = new Set(own.map(shape));
-      const inherited = this.basesOf(type).flatMap((b) => this.member(b, name, depth + 1, seen))
-        .filter((r) => !shapes.has(shape(r)));
+      const inherited = this.basesOf(type).flatMap((b) =>
+        this.member(b, name, depth + 1, seen, instance)
+      ).filter((r) => !shapes.has(shape(r)));
       return inherited.length ? [...own, ...inherited] : own;
     }
     for (const base of this.basesOf(type)) {
-      const found = this.member(base, name, depth + 1, seen);
+      const found = this.member(base, name, depth + 1, seen, instance);
       if (found.length) return found;
     }
     return [];

@@ -22,6 +22,13 @@
 ; Class-level methods (`def self.x`, a `def` in `class << self`) are marked `@static`.
 (singleton_class body: (body_statement (method name: (_) @name @static) @definition.function))
 (method name: (_) @name) @definition.function
+; `alias_method :human_name, :name` in a class or module body defines the instance method
+; human_name (not in `class << self`, whose aliases are class-level).
+([(class body: (body_statement (call !receiver method: (identifier) @_alias
+     arguments: (argument_list . (simple_symbol) @name)) @definition.function))
+  (module body: (body_statement (call !receiver method: (identifier) @_alias
+     arguments: (argument_list . (simple_symbol) @name)) @definition.function))]
+  (#eq? @_alias "alias_method"))
 (singleton_method name: (_) @name @static) @definition.function
 
 ; ---------------------------------------------------------------------------------------------
