@@ -105,6 +105,8 @@ export abstract class Types extends Scopes {
         const ts = this.scopes.get(target.file.path)!;
         // `@x ||= Foo.new`, `x = Foo.new`: the assigned value.
         const value = last.match(/^@{0,2}[\w$]+\s*(?:\|\||&&)?=\s*(?!=)(.+)$/)?.[1] ?? last;
+        // Only a name, a path or a call chain is typed (not `if ... end`, a literal, an operator).
+        if (!/^[@\w$:.]+(\(.*\))?$/.test(value.trim())) return {};
         return this.typeOfExpr(ts, target.index, value, depth + 1);
       }
       return {};
@@ -126,7 +128,12 @@ export abstract class Types extends Scopes {
       if (pkg?.hint.type) return this.typeNamed(pkg.owner, -1, pkg.hint.type);
       if (pkg?.hint.expr) return this.typeOfExpr(pkg.owner, -1, pkg.hint.expr, depth + 1);
       // Ruby `shell.ask`: a bare name that is no local calls the method `shell`.
-      if (spec.implicitReturn && /^[a-z_]/.test(expr) && !this.isLocal(scope, from, expr)) {
+      const fam = this.family(scope.facts.language);
+      if (
+        spec.implicitReturn && /^[a-z_]/.test(expr) &&
+        (this.methodNames.get(fam)?.has(expr) || this.globalNames.get(fam)?.has(expr)) &&
+        !this.isLocal(scope, from, expr)
+      ) {
         return this.typeOfExpr(scope, from, `${expr}()`, depth + 1);
       }
       return {};
