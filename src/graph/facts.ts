@@ -53,6 +53,11 @@ export interface DefFact {
   typeParams?: string[];
   /** A function-like macro (C, C++): a call to it is a call of what its body calls. */
   macro?: boolean;
+  /**
+   * A class-level method (Ruby `def self.x`, a method in `class << self`; tags.scm's `@static`):
+   * `Const.x` reaches it before an instance method of the same name, a value's `v.x` after.
+   */
+  static?: boolean;
   /** Declared bounds of generic parameters (`B extends Builder<B>` -> B: Builder). */
   typeBounds?: Record<string, string>;
 }
@@ -63,6 +68,11 @@ export interface CallFact {
   name: string;
   /** Receiver or qualifier text (`self`, `obj`, `pkg`, `a.b`, `Type`), absent for a bare call. */
   receiver?: string;
+  /**
+   * The receiver is a value (Rust `x.m()`, tags.scm's `@receiver.value`), never a module or type
+   * path: the call reaches a method, not a function of a module named like the value.
+   */
+  method?: boolean;
   line: number;
   /** `new Foo()` and the like: the name is a type. */
   isNew?: boolean;
@@ -103,6 +113,12 @@ export interface InheritFact {
   relation: "extends" | "implements" | "inherits";
   /** For Rust `impl Trait for Type` the implementer is a named type, not a local definition. */
   ownerName?: string;
+  /**
+   * A blanket impl (`impl<R: Rng + ?Sized> Ext for R`, `impl<I> Ext for I where I: Iterator`):
+   * the implementer is the impl's own type parameter, and this is its first bound ("" for none).
+   * Every type meeting the bound has the trait's methods.
+   */
+  ownerBound?: string;
   line: number;
 }
 

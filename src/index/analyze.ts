@@ -40,6 +40,7 @@ interface Container {
   owner?: string;
   def?: number;
   macro?: boolean;
+  static?: boolean;
 }
 
 export function analyze(
@@ -52,7 +53,14 @@ export function analyze(
   const containers: Container[] = [];
   const calls = new Map<
     number,
-    { node: Node; name: Node; receiver?: Node; isNew: boolean; delegate: boolean }
+    {
+      node: Node;
+      name: Node;
+      receiver?: Node;
+      method?: boolean;
+      isNew: boolean;
+      delegate: boolean;
+    }
   >();
   const imports: ImportFact[] = [];
   const importNodes: Node[] = [];
@@ -85,7 +93,14 @@ export function analyze(
       const nameNode = byName.get("name");
       if (kind && nameNode) {
         const node = wrapperOf(c.node, spec);
-        if (seenDefs.has(node.id)) continue;
+        if (seenDefs.has(node.id)) {
+          // A second pattern marking the same definition class-level (`class << self` bodies).
+          if (byName.has("static")) {
+            const seen = containers.find((x) => x.node.id === node.id);
+            if (seen) seen.static = true;
+          }
+          continue;
+        }
         seenDefs.add(node.id);
         containers.push({
           node,
@@ -94,6 +109,7 @@ export function analyze(
           kind,
           owner: byName.has("owner") ? typeName(byName.get("owner")!.text) : undefined,
           ...(c.name === "definition.macro" ? { macro: true } : {}),
+          ...(byName.has("static") ? { static: true } : {}),
         });
       } else if (c.name === "scope.impl" && nameNode) {
         containers.push({
@@ -107,13 +123,14 @@ export function analyze(
           c.name === "reference.super") && nameNode
       ) {
         const prev = calls.get(c.node.id);
-        const receiver = byName.get("receiver");
+        const receiver = byName.get("receiver") ?? byName.get("receiver.value");
         // Several patterns may match one call; keep the most specific (the one with a receiver).
         if (!prev || (!prev.receiver && receiver)) {
           calls.set(c.node.id, {
             node: c.node,
             name: nameNode,
             receiver,
+            method: byName.has("receiver.value") || undefined,
             isNew: c.name !== "reference.call",
             delegate: c.name === "reference.super",
           });
@@ -199,6 +216,7 @@ export function analyze(
       endLine: c.node.endPosition.row + 1,
       signature: c.macro ? `#define ${c.name}` : signatureOf(c.node),
       ...(c.macro ? { macro: true } : {}),
+      ...(c.static ? { static: true } : {}),
       doc: spec.docStyle === "docstring" ? docstringOf(c.node) : commentDocOf(c.node),
       parent: parentDef >= 0 ? containers[parentDef].def! : -1,
       owner,
@@ -248,7 +266,8 @@ export function analyze(
   // `return inner`: the name a definition returns (its first such return counts).
   for (const node of returned) {
     const at = defIndexAt(node);
-    if (at >= 0 && defs[at].returnsValue === undefined) defs[at].returnsValue = node.text.trim();
+    const value = compactExpr(node.text);
+    if (at >= 0 && defs[at].returnsValue === undefined && value) defs[at].returnsValue = value;
   }
 
   const callFacts: CallFact[] = [];
@@ -261,6 +280,7 @@ export function analyze(
       from: defIndexAt(call.node, false, false),
       name: call.isNew ? typeName(call.name.text) : cleanName(call.name.text),
       receiver: receiver || undefined,
+      ...(receiver && call.method ? { method: true } : {}),
       // The callee's name token, unless it lies outside the call (`super(...)` names the base
       // class in the class header).
       line: (!call.delegate || contains(call.node, call.name) ? call.name : call.node)
@@ -278,9 +298,12 @@ export function analyze(
     const from = defIndexAt(node, true);
     const impl = implAt(containers, node);
     if (impl && (from < 0 || contains(containers.find((c) => c.def === from)!.node, impl.node))) {
+      const generics = typeParamsOf(impl.node);
+      const blanket = generics?.names.includes(impl.name);
       inherits.push({
         from: -1,
         ownerName: impl.name,
+        ...(blanket ? { ownerBound: generics!.bounds[impl.name] ?? "" } : {}),
         name: node.text.trim(),
         relation,
         line: row(node),
@@ -368,7 +391,10 @@ function paramsOf(
       declaratorName(p.childForFieldName("declarator"));
     if (first) {
       first = false;
-      const selfName = nameNode ? nameNode.text : text.split(/[:\s]/)[0];
+      // Rust `&mut self`, `&'a self`, `mut self`: the receiver too.
+      const selfName = nameNode
+        ? nameNode.text
+        : text.replace(/^&\s*('\w+\s+)?/, "").replace(/^mut\s+/, "").split(/[:\s]/)[0];
       if (spec.selfNames.includes(selfName) && !/^this\s/.test(text)) continue; // bound by the receiver
     }
     const name = nameNode?.text ?? text.match(/^[*&.\s]*([A-Za-z_$][\w$]*)/)?.[1];
@@ -443,6 +469,12 @@ function typeParamsOf(node: Node): { names: string[]; bounds: Record<string, str
     // `B extends Builder<T, B>`, `T: Trait`: members of a T are the bound's (erasure).
     if (m[2]) bounds[m[1]] = typeName(m[2]);
   }
+  // Rust `where D: Distribution<T>, R: Rng + ?Sized`: bounds written after the signature.
+  const where = node.namedChildren.find((c) => c?.type === "where_clause");
+  for (const p of where?.namedChildren ?? []) {
+    const m = p?.text.match(/^\s*([\w$]+)\s*:\s*(?:\?Sized\s*\+\s*)?([\w$.:]+)/);
+    if (m && names.includes(m[1]) && !bounds[m[1]]) bounds[m[1]] = typeName(m[2]);
+  }
   return names.length ? { names, bounds } : undefined;
 }
 
@@ -512,6 +544,8 @@ function argType(a: Node, t: string): string {
   if (t === "real_literal") return /[fF]$/.test(a.text) ? "float" : "double";
   if (t === "number_literal") return /[.eE]/.test(a.text) ? "double" : "int";
   if (t === "character_literal") return "char";
+  // Rust `a..b` / `a..=b`: std's Range / RangeInclusive (picks `impl TryFrom<Range<X>>`).
+  if (t === "range_expression") return a.text.includes("..=") ? "RangeInclusive" : "Range";
   if (/integer|int_literal/.test(t)) return /[lL]$/.test(a.text) ? "long" : "int";
   if (/floating|float|decimal_floating/.test(t)) return /[fF]$/.test(a.text) ? "float" : "double";
   if (t === "true" || t === "false" || t === "boolean_literal") return "boolean";
@@ -656,7 +690,8 @@ export function typeName(text: string): string {
   let t = text.trim();
   // `Foo[]` stays an array (no member of Foo); `List[int]`, `Foo<T>` and `f(x)` lose their tails.
   t = t.replace(/<[\s\S]*>$/, "").replace(/\[[^\]][\s\S]*\]$/, "").replace(/\([\s\S]*\)$/, "");
-  t = t.replace(/^[*&\s]+|^mut\s+|^const\s+|[?!*&\s]+$/g, "").replace(/^(mut|dyn|impl)\s+/, "");
+  t = t.replace(/^[*&\s]+|^mut\s+|^const\s+|[?!*&\s]+$/g, "").replace(/^'\w+\s+/, "") // `&'a T`
+    .replace(/^(mut|dyn|impl)\s+/, "");
   const parts = t.split(/::|\.|\\/);
   return cleanName(parts[parts.length - 1] ?? t);
 }

@@ -81,6 +81,22 @@ export interface LanguageSpec {
   /** A condition under which imports serve type checking only (`if TYPE_CHECKING:`). */
   typeOnlyGuard?: RegExp;
   /** Tidy one import as captured (split `a.b.Foo` into source and name, ...). */
+  /**
+   * Same-named methods of one type from impls of one generic trait (Rust `impl Distribution<u8>
+   * for S`, `impl Distribution<u16> for S`): when the call cannot choose the impl, it reaches the
+   * trait's declaration of the method instead of nothing.
+   */
+  /**
+   * Methods whose result is the receiver's own value for member lookup, given `typeWrappers` are
+   * transparent (Rust `x.unwrap()`, `x.expect(..)`, `x.clone()`).
+   */
+  identityMethods?: string[];
+  /**
+   * A function's value is its last expression (Ruby), and a bare name that is no local is a call
+   * of the method of that name: `shell.ask` types `shell` by what `def shell` ends with.
+   */
+  implicitReturn?: boolean;
+  traitDispatch?: boolean;
   normalizeImport?(imp: ImportFact): ImportFact;
   /** Method names so common in standard libraries that a unique match in the repo proves nothing. */
   commonMethods?: string[];

@@ -10,13 +10,13 @@ import {
   MAX_DEPTH,
   type Resolution,
 } from "./model.ts";
-import { callable, distinct, isCallable, isType } from "./refs.ts";
+import { atLevel, callable, distinct, inClassMethod, isCallable, isType } from "./refs.ts";
 import { isSuperCall } from "./text.ts";
-import { Types } from "./types.ts";
+import { Extensions } from "./extensions.ts";
 import { chooseOverload } from "./overloads.ts";
 
 /** Calls: receivers, constructors, overloads, function values; the edges of every file. */
-export class Resolver extends Types {
+export class Resolver extends Extensions {
   run(only?: Set<string>): Resolution {
     // Owners and bases first: method lookups through self/this depend on them.
     for (const scope of this.scopes.values()) this.attachOwners(scope);
@@ -274,7 +274,11 @@ export class Resolver extends Types {
       return found;
     }
     const refs = this.byArgumentTypes(scope, from, found.refs, call);
-    return refs.length ? { ...found, refs } : undefined;
+    if (refs.length) return { ...found, refs };
+    const decl = scope.spec.traitDispatch
+      ? this.traitDeclaration(found.refs, call.name)
+      : undefined;
+    return decl ? { refs: [decl], confidence: Math.min(found.confidence, CONF_TYPED) } : undefined;
   }
 
   /**
@@ -443,7 +447,7 @@ export class Resolver extends Types {
       if (spec.implicitThis) {
         const type = this.enclosingType(scope, from);
         if (type) {
-          const own = this.member(type, name);
+          const own = atLevel(this.member(type, name), inClassMethod(scope, from));
           if (own.length) return { refs: callable(own), confidence: CONF_SCOPE };
         }
       }
@@ -484,7 +488,7 @@ export class Resolver extends Types {
       const superCall = superNames.includes(receiver) || isSuperCall(receiver, superNames);
       const refs = superCall
         ? this.basesOf(type).flatMap((b) => this.member(b, name)).slice(0, 1)
-        : this.member(type, name);
+        : atLevel(this.member(type, name), inClassMethod(scope, from));
       if (refs.length) return { refs: callable(refs), confidence: CONF_SCOPE };
       if (superCall) return undefined;
       // `self.cb = self.handle` ... `self.cb()`: a field holding a function.
@@ -514,7 +518,9 @@ export class Resolver extends Types {
 
     // Module, namespace and type qualifiers, and imported symbols: `pkg.f()`, `Type.m()`.
     if (
-      !spec.selfNames.includes(head) && !/[()[\]]/.test(receiver) &&
+      // A value receiver (`x.m()`) is no qualifier, unless it names a type (a unit struct).
+      (!call.method || spec.typeNames?.test(head)) && !spec.selfNames.includes(head) &&
+      !/[()[\]]/.test(receiver) &&
       !this.isLocal(scope, from, head)
     ) {
       const qualified = this.memberOfQualifier(scope, from, receiver, name);
@@ -524,21 +530,29 @@ export class Resolver extends Types {
     // The receiver's type: declared, constructed, returned by a call, a field's, a cast's.
     const typed = this.typeOfExpr(scope, from, receiver, depth + 1);
     if (typed.type) {
-      const refs = this.member(typed.type, name);
+      const refs = atLevel(this.member(typed.type, name, 0, new Set(), true), false);
       if (refs.length) return { refs: callable(refs), confidence: CONF_TYPED };
       const value = this.fieldValue(typed.type, name, depth);
       if (value.length) return { refs: value, confidence: CONF_TYPED, via: "value" };
-      return undefined; // known type, unknown member: an external base, or a miss
+      // Known type, unknown member: a blanket trait's method, an external base, or a miss.
+      return this.extensionMethod(scope, from, call, typed);
     }
-    if (typed.known) return undefined; // a type from outside the repository
+    // A type from outside the repository (or a bound `impl Rng`): only blanket traits' methods.
+    if (typed.known) return this.extensionMethod(scope, from, call, typed);
+    if (!spec.typeNames?.test(receiver)) {
+      const ext = this.extensionMethod(scope, from, call, typed);
+      if (ext) return ext;
+    }
 
     // Last resort: a method name defined exactly once in the repository, and not a common one.
     // A receiver named like a type that we could not resolve is a type from outside
     // (`Math.Round`): how a type's name looks is the language's (LanguageSpec.typeNames).
-    if (spec.commonMethods?.includes(name) || spec.typeNames?.test(receiver)) return undefined;
+    // (`RSpec::Matchers.define`: a path of type names is a type's too.)
+    const segs = receiver.split(".").filter(Boolean);
+    const typePath = segs.length > 0 && segs.every((seg) => spec.typeNames?.test(seg));
+    if (spec.commonMethods?.includes(name) || typePath) return undefined;
     // `time.Now()`, `np.array()`: the receiver is an import that resolved outside the repository.
-    const headBindings = this.bindingsOf(scope).get(head);
-    if (headBindings?.length && headBindings.every((b) => b.files.length === 0)) return undefined;
+    if (this.fromOutside(scope, from, head, 0)) return undefined;
     const methods = this.methodNames.get(this.family(scope.facts.language))?.get(name) ?? [];
     if (methods.length === 1 && name.length > 2) {
       if (methods[0].file === scope.facts && methods[0].index === from) return undefined;

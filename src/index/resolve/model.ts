@@ -13,6 +13,8 @@ export const MAX_DEPTH = 6;
 export interface CallShape {
   name: string;
   receiver?: string;
+  /** The receiver is a value (CallFact.method): no module or type qualifier. */
+  method?: boolean;
   isNew?: boolean;
   delegate?: boolean;
   args?: number;

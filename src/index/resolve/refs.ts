@@ -108,3 +108,21 @@ export function repoFiles(facts: FileFacts[]): RepoFiles {
 export function qualifiedModule(f: FileFacts, d: DefFact): string {
   return f.module ? `${f.module}.${d.local}` : d.local;
 }
+
+/**
+ * Of same-named members, the class-level ones (DefFact.static) for a call on the class, the
+ * instance ones for a call on a value, when both kinds are there; else all of them.
+ */
+export function atLevel(refs: DefRef[], classLevel: boolean): DefRef[] {
+  const pick = refs.filter((r) => !!r.def.static === classLevel);
+  return pick.length && pick.length < refs.length ? pick : refs;
+}
+
+/** Whether a place is inside a class-level method (`def self.x`): there `self` is the class. */
+export function inClassMethod(scope: FileScope, from: number): boolean {
+  for (let at = from; at >= 0; at = scope.refs[at].def.parent) {
+    const def = scope.refs[at].def;
+    if (def.kind === "Method" || def.kind === "Function") return !!def.static;
+  }
+  return false;
+}

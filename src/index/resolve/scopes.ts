@@ -14,7 +14,16 @@ import {
   type Found,
   MAX_DEPTH,
 } from "./model.ts";
-import { distinct, isType, nearest, packageOf, push, repoFiles, sameSymbol } from "./refs.ts";
+import {
+  atLevel,
+  distinct,
+  isType,
+  nearest,
+  packageOf,
+  push,
+  repoFiles,
+  sameSymbol,
+} from "./refs.ts";
 import { lastDot } from "./text.ts";
 
 /**
@@ -149,6 +158,10 @@ export abstract class Scopes {
     const out: Edge[] = [];
     const seen = new Set<string>();
     for (const h of scope.facts.inherits) {
+      if (h.ownerBound !== undefined) {
+        this.addBlanket(scope, h.name, h.ownerBound);
+        continue;
+      }
       let from: DefRef | undefined;
       if (h.from >= 0) from = scope.refs[h.from];
       else if (h.ownerName) {
@@ -182,6 +195,19 @@ export abstract class Scopes {
       else this.bases.set(from.node.id, [target]);
     }
     return out;
+  }
+
+  /** Blanket impls: traits every type meeting a bound has (`impl<R: Rng> RngExt for R`). */
+  readonly blankets: { trait: DefRef; bound: string }[] = [];
+
+  addBlanket(scope: FileScope, trait: string, bound: string): void {
+    const traits = distinct(this.resolveTypeRef(scope, -1, trait)).filter((t) =>
+      t.def.kind === "Trait"
+    );
+    if (traits.length !== 1) return;
+    if (!this.blankets.some((b) => b.trait === traits[0] && b.bound === bound)) {
+      this.blankets.push({ trait: traits[0], bound });
+    }
   }
 
   imports(scope: FileScope): Edge[] {
@@ -268,8 +294,20 @@ export abstract class Scopes {
         if (inModule.length) return inModule;
       }
     }
+    // `::Readline.m`: a top-level constant's member.
+    if (qualifier.startsWith(".")) {
+      return this.resolveTypeRef(scope, from, qualifier).flatMap((o) =>
+        this.memberOrConstructor(o, name)
+      );
+    }
     const last = qualifier.split(".").pop()!;
-    const owners = this.lookup(scope, from, last, (r) => TYPE_KINDS.has(r.def.kind), true).refs;
+    // `Thor::Util.m`: the path names the type, whatever else is called `Util`.
+    const byPath = qualifier.includes(".")
+      ? this.resolveTypeRef(scope, from, qualifier).filter((r) => TYPE_KINDS.has(r.def.kind))
+      : [];
+    const owners = byPath.length
+      ? byPath
+      : this.lookup(scope, from, last, (r) => TYPE_KINDS.has(r.def.kind), true).refs;
     const refs = owners.flatMap((o) => this.memberOrConstructor(o, name));
     if (refs.length) return refs;
     // A namespace is open: its blocks in other files (a header and its .cpp) are one scope.
@@ -283,7 +321,7 @@ export abstract class Scopes {
 
   memberOrConstructor(type: DefRef, name: string): DefRef[] {
     if (!TYPE_KINDS.has(type.def.kind)) return [];
-    const found = this.member(type, name);
+    const found = atLevel(this.member(type, name), true);
     if (found.length) return found;
     if (name === "new" && type.def.kind !== "Module") return [type];
     return [];
@@ -315,6 +353,16 @@ export abstract class Scopes {
         if (near.length !== here.length) this.lineSensitive = true;
         const hit = pick(near, CONF_SCOPE);
         if (hit) return hit;
+        // An open type's or module's other parts (Ruby `module LineEditor` in another file): its
+        // names there are as near as this part's, nearer than any base's.
+        if (at >= 0 && this.isOpen(scope.refs[at]) && TYPE_KINDS.has(scope.refs[at].def.kind)) {
+          const parts = this.partsOf(scope.refs[at]);
+          if (parts.length > 1) {
+            const other = parts.flatMap((p) => this.members.get(p.node.id)?.get(name) ?? []);
+            const inPart = pick(other.filter((r) => r.file !== scope.facts), CONF_SCOPE);
+            if (inPart) return inPart;
+          }
+        }
         // Where members are in scope in a type's body, so are its bases' (nested types too).
         if (isTypeScope && scope.spec.implicitThis) {
           const inherited = this.basesOf(scope.refs[at]).flatMap((b) => this.member(b, name));
@@ -327,7 +375,7 @@ export abstract class Scopes {
     // 2. imported names
     const bound = this.bindingsOf(scope).get(name);
     if (bound) {
-      const refs = bound.flatMap((b) => (b.name ? this.exported(b.files, b.name, 0, name) : []));
+      const refs = bound.flatMap((b) => (b.name ? this.importedFrom(b, name) : []));
       const hit = pick(refs, CONF_SCOPE);
       if (hit) return hit;
       // A static member import (`import static a.Util.f`, Kotlin `import a.Obj.f`).
@@ -368,6 +416,24 @@ export abstract class Scopes {
     return { refs: [], confidence: 0 };
   }
 
+  /**
+   * What an import binds: the name in the files it resolved to, or in the inline module its path
+   * ends with (Rust `use crate::test::rng;` where `mod test { .. }` sits in lib.rs).
+   */
+  importedFrom(b: Binding, alias: string): DefRef[] {
+    const last = b.source?.split(/::|\./).pop();
+    if (last && b.name) {
+      const inline = b.files.flatMap((f) =>
+        (this.scopes.get(f)?.children.get(-1)?.get(last) ?? []).filter((r) =>
+          r.def.kind === "Module"
+        )
+      );
+      const hits = inline.flatMap((m) => this.members.get(m.node.id)?.get(b.name!) ?? []);
+      if (hits.length) return hits;
+    }
+    return b.name ? this.exported(b.files, b.name, 0, alias) : [];
+  }
+
   /** Top-level definitions named `name` in files, following re-exports and `export *`. */
   exported(files: string[], name: string, depth: number, alias?: string): DefRef[] {
     if (depth > MAX_DEPTH) {
@@ -399,6 +465,13 @@ export abstract class Scopes {
     if (!scope) return [];
     // Top-level and namespace members (C#, C++) are reachable by their simple name.
     let hits = scope.exports.get(name) ?? [];
+    // Only namespace members of that name (Rust: an inline `mod test { fn rng() }`): a name the
+    // file itself imports (`pub use rngs::thread::rng;`) is the file's own.
+    if (hits.length && hits.every((r) => r.def.parent >= 0)) {
+      const bound = (this.bindingsOf(scope).get(name) ?? []).filter((b) => b.name);
+      const viaImport = bound.flatMap((b) => this.exported(b.files, b.name!, depth + 1));
+      if (viaImport.length) hits = viaImport;
+    }
     if (!hits.length && name === "default" && scope.facts.defaultExport) {
       hits = this.exported([path], scope.facts.defaultExport, depth + 1);
     }
@@ -485,12 +558,26 @@ export abstract class Scopes {
     const name = parts.pop();
     if (!name) return [];
     if (parts.length) {
-      const viaQualifier = this.memberOfQualifier(scope, from, parts.join("."), name).filter(
-        isType,
+      // (A type of that name: `X.new` is no type path though `new` reaches X's constructor.)
+      const viaQualifier = this.memberOfQualifier(scope, from, parts.join("."), name).filter((r) =>
+        isType(r) && r.def.name === name
       );
       if (viaQualifier.length) return viaQualifier;
+      // `DidYouMean::SpellChecker`: a path whose head is a type name nothing here defines or
+      // imports is another library's, whatever the repository calls `SpellChecker`.
+      const head = parts[0];
+      if (
+        scope.spec.typeNames?.test(head) && !this.bindingsOf(scope).has(head) &&
+        !this.lookup(scope, from, head, () => true, true).refs.length
+      ) {
+        return [];
+      }
     }
-    return this.lookup(scope, from, name, isType, true).refs;
+    const found = this.lookup(scope, from, name, isType, true).refs;
+    // `::Readline` (Ruby): the top-level constant only.
+    return /^\s*(::|\.)/.test(written) && !parts.length
+      ? found.filter((r) => r.node.qualified_name === name)
+      : found;
   }
 
   within(scope: FileScope, index: number, ancestor: number): boolean {
@@ -509,21 +596,37 @@ export abstract class Scopes {
     return undefined;
   }
 
-  member(type: DefRef, name: string, depth = 0, seen?: Set<string>): DefRef[] {
-    if (depth > 0 || !this.structureKnown) return this.memberUncached(type, name, depth, seen);
-    const key = `${type.node.id}\0${name}`;
+  /** A type's members named `name`, through its bases; `instance`: class-level ones skipped. */
+  member(
+    type: DefRef,
+    name: string,
+    depth = 0,
+    seen?: Set<string>,
+    instance = false,
+  ): DefRef[] {
+    if (depth > 0 || !this.structureKnown) {
+      return this.memberUncached(type, name, depth, seen, instance);
+    }
+    const key = `${type.node.id}\0${name}\0${instance}`;
     let found = this.memberCache.get(key);
     if (!found) {
-      found = this.memberUncached(type, name, depth, seen);
+      found = this.memberUncached(type, name, depth, seen, instance);
       this.memberCache.set(key, found);
     }
     return found;
   }
 
-  memberUncached(type: DefRef, name: string, depth = 0, seen = new Set<string>()): DefRef[] {
+  memberUncached(
+    type: DefRef,
+    name: string,
+    depth = 0,
+    seen = new Set<string>(),
+    instance = false,
+  ): DefRef[] {
     if (depth > MAX_DEPTH || seen.has(type.node.id)) return [];
     seen.add(type.node.id);
     let own = this.partsOf(type).flatMap((part) => this.members.get(part.node.id)?.get(name) ?? []);
+    if (instance) own = own.filter((r) => !r.def.static);
     if (own && own.length > 1 && this.scopes.get(type.file.path)?.spec.mergeSameNamedMembers) {
       own = [own.reduce((a, b) => (b.def.line < a.def.line ? b : a))];
     }
@@ -532,12 +635,13 @@ export abstract class Scopes {
       if (!this.scopes.get(type.file.path)?.spec.overloads) return own;
       const shape = (r: DefRef) => `${r.def.params?.join(",")}|${r.def.paramTypes?.join(",")}`;
       const shapes = new Set(own.map(shape));
-      const inherited = this.basesOf(type).flatMap((b) => this.member(b, name, depth + 1, seen))
-        .filter((r) => !shapes.has(shape(r)));
+      const inherited = this.basesOf(type).flatMap((b) =>
+        this.member(b, name, depth + 1, seen, instance)
+      ).filter((r) => !shapes.has(shape(r)));
       return inherited.length ? [...own, ...inherited] : own;
     }
     for (const base of this.basesOf(type)) {
-      const found = this.member(base, name, depth + 1, seen);
+      const found = this.member(base, name, depth + 1, seen, instance);
       if (found.length) return found;
     }
     return [];

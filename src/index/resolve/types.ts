@@ -61,7 +61,9 @@ export abstract class Types extends Scopes {
     if (expr.endsWith(")")) {
       const open = openingParen(expr);
       if (open <= 0) return {};
-      const callee = expr.slice(0, open).replace(/<[^()]*>$/, "").trim();
+      // `a::b::f::<T>(..)` (a hint's expression as written): the dotted receiver calls have.
+      const callee = expr.slice(0, open).replace(/<[^()]*>$/, "").replace(/::$/, "").trim()
+        .replace(/^([\w$]+(?:(?:::|\.)[\w$]+)+)$/, (p) => p.replace(/::/g, "."));
       if (!callee) return {};
       const dot = lastDot(callee);
       const name = dot < 0 ? callee : callee.slice(dot + 1);
@@ -70,6 +72,10 @@ export abstract class Types extends Scopes {
         return {}; // `super()` alone is no value we type here
       }
       if (!/^[\w$#]+$/.test(name)) return {};
+      // `x.unwrap()`, `x.clone()`: the receiver's value (LanguageSpec.identityMethods).
+      if (receiver !== undefined && spec.identityMethods?.includes(name)) {
+        return this.typeOfExpr(scope, from, receiver, depth + 1);
+      }
       const args = splitArgs(expr.slice(open + 1, -1));
       // `cast(T, value)` (Python typing): the value has type T.
       if (spec.castFunctions?.includes(name) && args.length === 2) {
@@ -93,6 +99,16 @@ export abstract class Types extends Scopes {
         }
         return this.typeNamed(ts, target.def.parent, target.def.returns);
       }
+      // Ruby: the value of its last expression.
+      const last = target.def.returnsValue;
+      if (last && spec.implicitReturn) {
+        const ts = this.scopes.get(target.file.path)!;
+        // `@x ||= Foo.new`, `x = Foo.new`: the assigned value.
+        const value = last.match(/^@{0,2}[\w$]+\s*(?:\|\||&&)?=\s*(?!=)(.+)$/)?.[1] ?? last;
+        // Only a name, a path or a call chain is typed (not `if ... end`, a literal, an operator).
+        if (!/^[@\w$:.]+(\(.*\))?$/.test(value.trim())) return {};
+        return this.typeOfExpr(ts, target.index, value, depth + 1);
+      }
       return {};
     }
     const found = this.hintFor(scope, from, expr);
@@ -111,7 +127,21 @@ export abstract class Types extends Scopes {
       const pkg = this.packageVariable(scope, expr);
       if (pkg?.hint.type) return this.typeNamed(pkg.owner, -1, pkg.hint.type);
       if (pkg?.hint.expr) return this.typeOfExpr(pkg.owner, -1, pkg.hint.expr, depth + 1);
+      // Ruby `shell.ask`: a bare name that is no local calls the method `shell`.
+      const fam = this.family(scope.facts.language);
+      if (
+        spec.implicitReturn && /^[a-z_]/.test(expr) &&
+        (this.methodNames.get(fam)?.has(expr) || this.globalNames.get(fam)?.has(expr)) &&
+        !this.isLocal(scope, from, expr)
+      ) {
+        return this.typeOfExpr(scope, from, `${expr}()`, depth + 1);
+      }
       return {};
+    }
+    // Ruby `Foo::Bar.new`, `a.b`: a call without parentheses.
+    if (spec.implicitReturn && /^[\w$:.]+\.[a-z_][\w$]*$/.test(expr)) {
+      const called = this.typeOfExpr(scope, from, `${expr}()`, depth + 1);
+      if (called.type || called.known) return called;
     }
     // `a.b`: a field (or property) of a's type.
     const dot = lastDot(expr);

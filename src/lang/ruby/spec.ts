@@ -21,6 +21,7 @@ export const ruby: LanguageSpec = {
   testFiles: /(^|\/)(spec|test)\/|_(spec|test)\.rb$/,
   docStyle: "comments",
   openTypes: true,
+  implicitReturn: true,
   constructorNames: ["initialize"],
   inheritsConstructors: true,
   moduleName: () => "",

@@ -2,11 +2,13 @@
 
 ; ---------------------------------------------------------------------------------------------
 ; Definitions. `class A::B` is named B. `def` inside a class or module becomes a method (the
-; analyzer does that); at the top level it is a function. `def self.x` likewise.
+; analyzer does that); at the top level it is a function. `def self.x` likewise. `class A::B` is B
+; in A (qualified A.B).
 (module name: (constant) @name) @definition.module
-(module name: (scope_resolution name: (_) @name)) @definition.module
+; `module Thor::Util` reopens Thor::Util: the whole path is the name (its last segment the symbol's).
+(module name: (scope_resolution) @name) @definition.module
 (class name: (constant) @name) @definition.class
-(class name: (scope_resolution name: (_) @name)) @definition.class
+(class name: (scope_resolution) @name) @definition.class
 ; `Klass = Class.new(Base) do .. end` / `Point = Struct.new(:x) do .. end` / `Mod = Module.new do`:
 ; the constant names the class (module) the block defines.
 ((assignment
@@ -17,8 +19,17 @@
    left: (constant) @name
    right: (call receiver: (constant) @_kind method: (identifier) @_new block: [(do_block) (block)])) @definition.module
   (#eq? @_kind "Module") (#eq? @_new "new"))
+; Class-level methods (`def self.x`, a `def` in `class << self`) are marked `@static`.
+(singleton_class body: (body_statement (method name: (_) @name @static) @definition.function))
 (method name: (_) @name) @definition.function
-(singleton_method name: (_) @name) @definition.function
+; `alias_method :human_name, :name` in a class or module body defines the instance method
+; human_name (not in `class << self`, whose aliases are class-level).
+([(class body: (body_statement (call !receiver method: (identifier) @_alias
+     arguments: (argument_list . (simple_symbol) @name)) @definition.function))
+  (module body: (body_statement (call !receiver method: (identifier) @_alias
+     arguments: (argument_list . (simple_symbol) @name)) @definition.function))]
+  (#eq? @_alias "alias_method"))
+(singleton_method name: (_) @name @static) @definition.function
 
 ; ---------------------------------------------------------------------------------------------
 ; Inheritance: `class A < B` extends; `include M` / `extend M` / `prepend M` in a class or module
@@ -147,3 +158,8 @@
    left: [(identifier) (instance_variable) (class_variable)] @hint.var
    right: (call receiver: [(constant) (scope_resolution)] @hint.type method: (identifier) @_new)) @hint
   (#eq? @_new "new"))
+
+; A method's value is its last expression (`def shell; @shell ||= Shell::Basic.new; end`): what a
+; call of it, or a bare `shell.ask` in a method, is typed by (spec.implicitReturn).
+(method body: (body_statement (_) @return.value .))
+(singleton_method body: (body_statement (_) @return.value .))

@@ -19,6 +19,20 @@
 (impl_item trait: [(type_identifier) (scoped_type_identifier)] @reference.implements)
 (impl_item trait: (generic_type type: (_) @reference.implements))
 
+; `impl Deref for Name { type Target = Token; }`: a Name's method calls auto-deref to Token's, which
+; the resolver follows as it follows a base type (an EXTENDS edge Name -> Token in the graph).
+((impl_item
+   trait: [(type_identifier) (scoped_type_identifier)] @_deref
+   body: (declaration_list
+     (type_item name: (type_identifier) @_target
+       type: [(type_identifier) (scoped_type_identifier)] @reference.extends)))
+  (#match? @_deref "(^|::)Deref$") (#eq? @_target "Target"))
+((impl_item
+   trait: [(type_identifier) (scoped_type_identifier)] @_deref
+   body: (declaration_list
+     (type_item name: (type_identifier) @_target type: (generic_type type: (_) @reference.extends))))
+  (#match? @_deref "(^|::)Deref$") (#eq? @_target "Target"))
+
 ; supertraits: trait Store: Named + Send
 (trait_item
   bounds: (trait_bounds [(type_identifier) (scoped_type_identifier)] @reference.extends))
@@ -31,10 +45,11 @@
 (call_expression function: (generic_function function: (identifier) @name)) @reference.call
 
 ; x.m(), self.m(), self.db.m(), f().m(), x.m::<T>()
-(call_expression function: (field_expression value: (_) @receiver field: (field_identifier) @name)) @reference.call
+; (`@receiver.value`: a value, never a module path, see CallFact.method)
+(call_expression function: (field_expression value: (_) @receiver.value field: (field_identifier) @name)) @reference.call
 (call_expression
   function: (generic_function
-    function: (field_expression value: (_) @receiver field: (field_identifier) @name))) @reference.call
+    function: (field_expression value: (_) @receiver.value field: (field_identifier) @name))) @reference.call
 
 ; T::new(), Self::f(), module::f(), crate::a::f(), T::<U>::f(), <T as Trait>::f()
 (call_expression
@@ -117,6 +132,24 @@
 ((use_declaration
   argument: (use_list [(identifier) (scoped_identifier) (use_as_clause) (use_wildcard)] @import.name) @import.source) @import
   (#not-match? @import.source "^(::)?super"))
+; Deeper trees (`use { crate::{a::B, c::{D, E}}, tabled::{{Table, Tabled}} }`).
+((use_declaration
+  argument: (use_list (scoped_use_list
+    list: (use_list [(identifier) (self) (scoped_identifier) (use_as_clause) (use_wildcard)] @import.name))) @import.source) @import
+  (#not-match? @import.source "^(::)?super"))
+((use_declaration
+  argument: (use_list (scoped_use_list
+    list: (use_list (scoped_use_list
+      list: (use_list [(identifier) (self) (scoped_identifier) (use_as_clause) (use_wildcard)] @import.name))))) @import.source) @import
+  (#not-match? @import.source "^(::)?super"))
+((use_declaration
+  argument: (use_list (scoped_use_list
+    list: (use_list (use_list [(identifier) (self) (scoped_identifier) (use_as_clause) (use_wildcard)] @import.name)))) @import.source) @import
+  (#not-match? @import.source "^(::)?super"))
+((use_declaration
+  argument: (scoped_use_list
+    list: (use_list (use_list [(identifier) (self) (scoped_identifier) (use_as_clause) (use_wildcard)] @import.name))) @import.source) @import
+  (#not-match? @import.source "^(::)?super"))
 
 ([(source_file (use_declaration
     argument: [(scoped_identifier) (use_as_clause) (use_wildcard)] @import.source @import.name) @import)
@@ -152,6 +185,16 @@
     (generic_function function: (scoped_identifier path: (scoped_identifier) @import.source @import.alias))
   ]) @import
   (#not-match? @import.source "^(::|std::|core::|alloc::|self::|Self::|super::)"))
+; `rand::rng()`, `other_crate::f()`: a one-segment lowercase qualifier is a child module or an extern
+; crate (the package's own library from its benches, examples and tests, another member of the
+; workspace, or an external crate, whose calls then stay unlinked).
+((call_expression
+  function: [
+    (scoped_identifier path: (identifier) @import.source @import.alias)
+    (generic_function function: (scoped_identifier path: (identifier) @import.source @import.alias))
+  ]) @import
+  (#match? @import.source "^[a-z][a-z0-9_]*$")
+  (#not-any-of? @import.source "std" "core" "alloc"))
 ((scoped_type_identifier path: (scoped_identifier) @import.source @import.alias) @import
   (#not-match? @import.source "^(::|std::|core::|alloc::|self::|Self::|super::)"))
 
@@ -160,29 +203,31 @@
 ; fn f(x: &Store, y: impl Trait, z: &mut dyn Trait, w: Box<dyn Trait>); let x: T = ..;
 ; (the innermost named type, so `&mut dyn Trait` reads as Trait)
 (parameter
-  pattern: (identifier) @hint.var
+  pattern: [(identifier) @hint.var (mut_pattern (identifier) @hint.var)]
   type: [
     (type_identifier) @hint.type
     (scoped_type_identifier) @hint.type
     (abstract_type trait: (_) @hint.type)
     (dynamic_type trait: (_) @hint.type)
-    (reference_type type: [(type_identifier) (scoped_type_identifier)] @hint.type)
+    (primitive_type) @hint.type
+    (reference_type type: [(type_identifier) (scoped_type_identifier) (primitive_type)] @hint.type)
     (reference_type type: (dynamic_type trait: (_) @hint.type))
     (reference_type type: (abstract_type trait: (_) @hint.type))
   ]) @hint
 (let_declaration
-  pattern: (identifier) @hint.var
+  pattern: [(identifier) @hint.var (mut_pattern (identifier) @hint.var)]
   type: [
     (type_identifier) @hint.type
     (scoped_type_identifier) @hint.type
     (dynamic_type trait: (_) @hint.type)
-    (reference_type type: [(type_identifier) (scoped_type_identifier)] @hint.type)
+    (primitive_type) @hint.type
+    (reference_type type: [(type_identifier) (scoped_type_identifier) (primitive_type)] @hint.type)
     (reference_type type: (dynamic_type trait: (_) @hint.type))
   ]) @hint
 
 ; generic types: Box<dyn Trait>, Rc<T>, Arc<T> dereference to their content; others name themselves
 ((parameter
-  pattern: (identifier) @hint.var
+  pattern: [(identifier) @hint.var (mut_pattern (identifier) @hint.var)]
   type: [
     (generic_type type: (type_identifier) @_ptr type_arguments: (type_arguments . [
       (type_identifier) @hint.type (scoped_type_identifier) @hint.type (generic_type) @hint.type
@@ -193,27 +238,38 @@
   ]) @hint
   (#any-of? @_ptr "Box" "Rc" "Arc"))
 ((let_declaration
-  pattern: (identifier) @hint.var
+  pattern: [(identifier) @hint.var (mut_pattern (identifier) @hint.var)]
   type: (generic_type type: (type_identifier) @_ptr type_arguments: (type_arguments . [
     (type_identifier) @hint.type (scoped_type_identifier) @hint.type (generic_type) @hint.type
     (dynamic_type trait: (_) @hint.type)]))) @hint
   (#any-of? @_ptr "Box" "Rc" "Arc"))
 ((parameter
-  pattern: (identifier) @hint.var
+  pattern: [(identifier) @hint.var (mut_pattern (identifier) @hint.var)]
   type: [(generic_type type: (_) @_g) (reference_type type: (generic_type type: (_) @_g))] @hint.type) @hint
   (#not-any-of? @_g "Box" "Rc" "Arc"))
 ((let_declaration
-  pattern: (identifier) @hint.var
+  pattern: [(identifier) @hint.var (mut_pattern (identifier) @hint.var)]
   type: [(generic_type type: (_) @_g) (reference_type type: (generic_type type: (_) @_g))] @hint.type) @hint
   (#not-any-of? @_g "Box" "Rc" "Arc"))
 
+; struct fields: `color: Color`, `repo: Box<Repo>`, `parent: Option<&'a Scope>` (self.color.m())
+(field_declaration
+  name: (field_identifier) @hint.var
+  type: [(type_identifier) (scoped_type_identifier) (generic_type) (reference_type)] @hint.type) @hint
+
+; let x = make(..); let mut rng = crate::test::rng(1); let y = x.field: typed on demand
+(let_declaration
+  pattern: [(identifier) @hint.var (mut_pattern (identifier) @hint.var)]
+  !type
+  value: (_) @hint.value) @hint
+
 ; let x = Store { .. };
 (let_declaration
-  pattern: (identifier) @hint.var
+  pattern: [(identifier) @hint.var (mut_pattern (identifier) @hint.var)]
   value: (struct_expression name: [(type_identifier) (scoped_type_identifier)] @hint.type)) @hint
 ; let x = Store::new(..); let x = a::Store::with_capacity(..)?;
 ((let_declaration
-  pattern: (identifier) @hint.var
+  pattern: [(identifier) @hint.var (mut_pattern (identifier) @hint.var)]
   value: [
     (call_expression function: (scoped_identifier
       path: [(identifier) (scoped_identifier)] @hint.type name: (identifier) @ctor))
