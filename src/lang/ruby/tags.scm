@@ -22,12 +22,14 @@
 ; Class-level methods (`def self.x`, a `def` in `class << self`) are marked `@static`.
 (singleton_class body: (body_statement (method name: (_) @name @static) @definition.function))
 (method name: (_) @name) @definition.function
-; `alias_method :human_name, :name` in a class or module body defines the instance method
-; human_name (not in `class << self`, whose aliases are class-level).
-([(class body: (body_statement (call !receiver method: (identifier) @_alias
-     arguments: (argument_list . (simple_symbol) @name)) @definition.function))
-  (module body: (body_statement (call !receiver method: (identifier) @_alias
-     arguments: (argument_list . (simple_symbol) @name)) @definition.function))]
+; `alias_method :human_name, :name` defines the instance method human_name; in `class << self` a
+; class-level one (the second pattern marks it). Rooted at the call: a pattern rooted at the class
+; around it would stay alive through the whole class body.
+((call !receiver method: (identifier) @_alias
+   arguments: (argument_list . (simple_symbol) @name)) @definition.function
+  (#eq? @_alias "alias_method"))
+((singleton_class body: (body_statement (call !receiver method: (identifier) @_alias
+   arguments: (argument_list . (simple_symbol) @name @static)) @definition.function))
   (#eq? @_alias "alias_method"))
 (singleton_method name: (_) @name @static) @definition.function
 
@@ -35,14 +37,11 @@
 ; Inheritance: `class A < B` extends; `include M` / `extend M` / `prepend M` in a class or module
 ; body implements.
 (class superclass: (superclass [(constant) (scope_resolution)] @reference.extends))
-([(class body: (body_statement
-    (call !receiver
-      method: (identifier) @_mixin
-      arguments: (argument_list [(constant) (scope_resolution)] @reference.implements))))
-  (module body: (body_statement
-    (call !receiver
-      method: (identifier) @_mixin
-      arguments: (argument_list [(constant) (scope_resolution)] @reference.implements))))]
+; Rooted at the call, not at the class or module around it (a pattern rooted there stays alive
+; through the whole body and costs far more to match); the enclosing type is the one that mixes in.
+((call !receiver
+    method: (identifier) @_mixin
+    arguments: (argument_list [(constant) (scope_resolution)] @reference.implements))
   (#any-of? @_mixin "include" "extend" "prepend"))
 
 ; `Klass = Class.new(Base) do`: Klass extends Base.
@@ -56,22 +55,25 @@
 ; into base) hands that module to every class including it: Thor's, Rake's and many gems' way of
 ; adding class-level DSL methods. Recorded as the hooking module including it, so a class that
 ; includes the module finds those methods through its mixins.
-((module body: (body_statement [
-    (singleton_method name: (identifier) @_hook body: (body_statement
-        (call receiver: (identifier) method: (identifier) @_mixin
-          arguments: (argument_list [(constant) (scope_resolution)] @reference.implements))))
-    (singleton_class body: (body_statement (method name: (identifier) @_hook body: (body_statement
-        (call receiver: (identifier) method: (identifier) @_mixin
-          arguments: (argument_list [(constant) (scope_resolution)] @reference.implements))))))]))
+((singleton_method name: (identifier) @_hook body: (body_statement
+    (call receiver: (identifier) method: (identifier) @_mixin
+      arguments: (argument_list [(constant) (scope_resolution)] @reference.implements))))
   (#any-of? @_hook "included" "extended" "prepended")
   (#any-of? @_mixin "extend" "include" "prepend"))
-((module body: (body_statement [
-    (singleton_method name: (identifier) @_hook body: (body_statement
-        (call receiver: (identifier) method: (identifier) @_send
-          arguments: (argument_list . (simple_symbol) @_mixin [(constant) (scope_resolution)] @reference.implements))))
-    (singleton_class body: (body_statement (method name: (identifier) @_hook body: (body_statement
-        (call receiver: (identifier) method: (identifier) @_send
-          arguments: (argument_list . (simple_symbol) @_mixin [(constant) (scope_resolution)] @reference.implements))))))]))
+((singleton_class body: (body_statement (method name: (identifier) @_hook body: (body_statement
+    (call receiver: (identifier) method: (identifier) @_mixin
+      arguments: (argument_list [(constant) (scope_resolution)] @reference.implements))))))
+  (#any-of? @_hook "included" "extended" "prepended")
+  (#any-of? @_mixin "extend" "include" "prepend"))
+((singleton_method name: (identifier) @_hook body: (body_statement
+    (call receiver: (identifier) method: (identifier) @_send
+      arguments: (argument_list . (simple_symbol) @_mixin [(constant) (scope_resolution)] @reference.implements))))
+  (#any-of? @_hook "included" "extended" "prepended")
+  (#any-of? @_send "send" "__send__")
+  (#any-of? @_mixin ":extend" ":include" ":prepend"))
+((singleton_class body: (body_statement (method name: (identifier) @_hook body: (body_statement
+    (call receiver: (identifier) method: (identifier) @_send
+      arguments: (argument_list . (simple_symbol) @_mixin [(constant) (scope_resolution)] @reference.implements))))))
   (#any-of? @_hook "included" "extended" "prepended")
   (#any-of? @_send "send" "__send__")
   (#any-of? @_mixin ":extend" ":include" ":prepend"))
