@@ -68,6 +68,11 @@ export interface CallFact {
   isNew?: boolean;
   /** `super(...)`, `this(...)`, `base(...)`: runs a constructor without creating an object. */
   delegate?: boolean;
+  /**
+   * An operator expression (`a << b`, `!x`, `v[i]`) as a call of the operator function: a member
+   * of the receiver's type, or a free function taking the receiver and the arguments.
+   */
+  operator?: boolean;
   /** Number of arguments, when every one is a plain argument (no spread/splat). */
   args?: number;
   /**
@@ -112,6 +117,8 @@ export interface TypeHint {
   expr?: string;
   /** Line of the declaration or assignment. */
   line?: number;
+  /** The variable holds a pointer to a value of the type (C, C++ `Foo* p`, a smart pointer). */
+  pointer?: boolean;
 }
 
 export interface FileFacts {

@@ -52,7 +52,14 @@ export function analyze(
   const containers: Container[] = [];
   const calls = new Map<
     number,
-    { node: Node; name: Node; receiver?: Node; isNew: boolean; delegate: boolean }
+    {
+      node: Node;
+      name: Node;
+      receiver?: Node;
+      isNew: boolean;
+      delegate: boolean;
+      operator?: boolean;
+    }
   >();
   const imports: ImportFact[] = [];
   const inheritNodes: { node: Node; relation: InheritFact["relation"] }[] = [];
@@ -102,7 +109,7 @@ export function analyze(
         });
       } else if (
         (c.name === "reference.call" || c.name === "reference.new" ||
-          c.name === "reference.super") && nameNode
+          c.name === "reference.super" || c.name === "reference.operator") && nameNode
       ) {
         const prev = calls.get(c.node.id);
         const receiver = byName.get("receiver");
@@ -112,8 +119,9 @@ export function analyze(
             node: c.node,
             name: nameNode,
             receiver,
-            isNew: c.name !== "reference.call",
+            isNew: c.name !== "reference.call" && c.name !== "reference.operator",
             delegate: c.name === "reference.super",
+            ...(c.name === "reference.operator" ? { operator: true } : {}),
           });
         }
       } else if (c.name === "import") {
@@ -176,6 +184,8 @@ export function analyze(
     const ownerPart = parentContainer?.kind === "impl" || c.owner ? owner : undefined;
     const prefix = [parentLocal, ownerPart].filter(Boolean).join(".");
     c.def = defs.length;
+    // An operator is named without spaces (`operator <<` -> `operator<<`), as its calls are.
+    if (/^operator\b/.test(c.name)) c.name = c.name.replace(/\s+/g, "");
     // `namespace a::b` / `module A::B`: the name is the last segment, the rest is its path.
     const segments = c.name.split("::").filter(Boolean);
     const name = segments[segments.length - 1] ?? c.name;
@@ -249,9 +259,17 @@ export function analyze(
 
   const callFacts: CallFact[] = [];
   for (const call of calls.values()) {
+    if (call.operator) {
+      const fact = operatorCall(call.node, call.name, call.receiver);
+      if (fact) callFacts.push({ from: defIndexAt(call.node, false, false), ...fact });
+      continue;
+    }
     const receiver = call.receiver ? normalizeReceiver(call.receiver.text) : undefined;
     const argList = argsOf(call.node, spec.overloads === true);
-    const args = argList?.length;
+    // An object made without an argument list (`Status s;`, `new Foo`) passes none; a
+    // constructor reference (`Child::new`, `::Child`) passes what its use decides.
+    const args = argList?.length ??
+      (call.isNew && !call.delegate && !/[({]|::\s*new$|^::/.test(call.node.text) ? 0 : undefined);
     const argTypes = argList?.some(Boolean) ? argList : undefined;
     callFacts.push({
       from: defIndexAt(call.node, false, false),
@@ -298,6 +316,7 @@ export function analyze(
       type,
       ...(expr ? { expr } : {}),
       line: h.at.startPosition.row + 1,
+      ...(h.type && holdsPointer(h.at, h.variable, h.type) ? { pointer: true } : {}),
     });
   }
 
@@ -317,6 +336,58 @@ export function analyze(
     parseErrors: root.hasError ? countErrors(root) : 0,
     ...(root.hasError ? { errorLines: errorRegions(root) } : {}),
   };
+}
+
+/**
+ * An operator expression as a call of the operator function (`a << b` -> `operator<<` with
+ * receiver `a` and one argument `b`; `!x`, `++it` -> no argument; `it++` -> the `int` tag;
+ * `v[i]` -> `operator[]`). In a chain (`out << a << b`) the receiver is the chain's first operand:
+ * such operators return their left operand (streams, builders, arithmetic types).
+ */
+function operatorCall(
+  node: Node,
+  token: Node,
+  operand: Node | undefined,
+): Omit<CallFact, "from"> | undefined {
+  if (!operand) return undefined;
+  const op = token.text === "[" ? "[]" : token.text;
+  let left = operand;
+  while (left.type === "binary_expression" && left.childForFieldName("operator")?.text === op) {
+    left = left.childForFieldName("left") ?? left;
+  }
+  while (left.type === "parenthesized_expression" && left.namedChildCount === 1) {
+    left = left.namedChild(0) ?? left;
+  }
+  if (left.text.length > 120 || left.text.includes("\n")) return undefined;
+  const receiver = normalizeReceiver(left.text);
+  const right = node.childForFieldName("right") ??
+    node.childForFieldName("indices")?.namedChild(0) ?? null;
+  const postfix = node.type === "update_expression" && node.firstChild?.id === operand.id;
+  const argTypes = right ? [argType(right)] : postfix ? ["int"] : [];
+  return {
+    name: `operator${op}`,
+    receiver,
+    line: token.startPosition.row + 1,
+    operator: true,
+    args: argTypes.length,
+    ...(argTypes.some(Boolean) ? { argTypes } : {}),
+  };
+}
+
+/**
+ * A variable that holds a pointer to a value of its hinted type (C, C++): declared through a
+ * pointer declarator (`Foo* p`), or its type is a smart pointer's argument or a `new`
+ * expression's. Operators on it are the pointer's own, never the type's.
+ */
+function holdsPointer(at: Node, variable: Node, type: Node): boolean {
+  for (let n = variable.parent; n && n.id !== at.id; n = n.parent) {
+    if (n.type === "pointer_declarator") return true;
+    if (n.type === "init_declarator") break;
+  }
+  for (let n = type.parent; n && n.id !== at.id; n = n.parent) {
+    if (n.type === "template_argument_list" || n.type === "new_expression") return true;
+  }
+  return false;
 }
 
 /** Parameters a call must pass, [required, maximum]; maximum -1 when variadic. */
@@ -373,7 +444,7 @@ function paramsOf(
       p.namedChildren.find((c) =>
         c !== null && /type$/.test(c.type) && c.type !== "parameter_modifiers"
       );
-    types.push(declared ? valueType(declared.text, spec) : "");
+    types.push(declared ? valueType(declared.text, spec) + declaratorMark(p, declared) : "");
     if (max >= 0) max++;
     const optional = /default|optional/.test(p.type) || p.childForFieldName("value") !== null ||
       p.childForFieldName("default_value") !== null || /\?\s*:/.test(text) || /=/.test(text);
@@ -383,6 +454,22 @@ function paramsOf(
     } else lastOptional = undefined;
   }
   return { range: [required, max], types, names };
+}
+
+/**
+ * What a C/C++ parameter's declarator adds to its type for overload choice: a pointer to or array
+ * of `char` is a C string (the type of a string literal), `T&&` binds only temporaries.
+ */
+function declaratorMark(param: Node, declared: Node): string {
+  const d = param.childForFieldName("declarator");
+  if (!d) return "";
+  if (d.type === "reference_declarator" && d.text.startsWith("&&")) return "&&";
+  if (declared.text !== "char") return "";
+  let inner: Node | null = d;
+  while (inner && /^(reference_declarator|parenthesized_declarator)$/.test(inner.type)) {
+    inner = inner.namedChild(0);
+  }
+  return inner && /pointer_declarator|array_declarator/.test(inner.type) ? "*" : "";
 }
 
 /** The name a C/C++ declarator declares: `*e`, `&e`, `e[3]`, `(*f)(int)` -> e, f. */
@@ -492,7 +579,16 @@ function argType(a: Node): string {
   }
   if (t === "real_literal") return /[fF]$/.test(a.text) ? "float" : "double";
   if (t === "number_literal") return /[.eE]/.test(a.text) ? "double" : "int";
-  if (t === "character_literal") return "char";
+  if (t === "concatenated_string") return "String";
+  if (t === "character_literal" || t === "char_literal") return "char";
+  if (t === "nullptr") return "null";
+  // `&x`, `*p` (C, C++): the object's own type, as parameter types are read (pointers erased).
+  if (t === "pointer_expression") {
+    const arg = a.childForFieldName("argument");
+    return arg && /^(identifier|field_expression|this)$/.test(arg.type) && arg.text.length <= 80
+      ? `=${normalizeReceiver(arg.text)}`
+      : "";
+  }
   if (/integer|int_literal/.test(t)) return /[lL]$/.test(a.text) ? "long" : "int";
   if (/floating|float|decimal_floating/.test(t)) return /[fF]$/.test(a.text) ? "float" : "double";
   if (t === "true" || t === "false" || t === "boolean_literal") return "boolean";
@@ -505,12 +601,15 @@ function argType(a: Node): string {
     const type = a.childForFieldName("type");
     return type ? typeName(type.text) : "";
   }
-  if (t === "identifier" || t === "field_access" || t === "member_expression") {
+  if (
+    t === "identifier" || t === "field_access" || t === "member_expression" ||
+    t === "field_expression" || t === "this"
+  ) {
     return a.text.length <= 80 ? `=${normalizeReceiver(a.text)}` : "";
   }
   // A call's value: typed on demand from the callee's declared return type.
   if (/^(method_invocation|call_expression|call|invocation_expression)$/.test(t)) {
-    return a.text.length <= 80 && !a.text.includes("\n") ? `=${a.text}` : "";
+    return a.text.length <= 80 && !a.text.includes("\n") ? `=${normalizeCallee(a.text)}` : "";
   }
   return "";
 }
@@ -640,6 +739,12 @@ export function typeName(text: string): string {
   t = t.replace(/^[*&\s]+|^mut\s+|^const\s+|[?!*&\s]+$/g, "").replace(/^(mut|dyn|impl)\s+/, "");
   const parts = t.split(/::|\.|\\/);
   return cleanName(parts[parts.length - 1] ?? t);
+}
+
+/** A call's text with its callee written as a dotted receiver (`p->f(x)` -> `p.f(x)`). */
+function normalizeCallee(text: string): string {
+  const open = text.indexOf("(");
+  return open < 0 ? text : normalizeReceiver(text.slice(0, open)) + text.slice(open);
 }
 
 /** `self .foo` / `this?.x` / `a::b` written with spaces: a compact dotted receiver. */

@@ -57,6 +57,8 @@ export interface LanguageSpec {
   query: string;
   /** Names that mean "this object": `self`, `this`, `cls`. */
   selfNames: string[];
+  /** The self name is a pointer (C++ `this`): `*this` is the object, `this == p` compares. */
+  selfIsPointer?: boolean;
   /** A bare call `m()` inside a class may call the class's own method (Java, C#, C++, Kotlin, Ruby). */
   implicitThis: boolean;
   /** How files see each other's top-level names without an import. */
@@ -106,6 +108,11 @@ export interface LanguageSpec {
   parentModule?: string;
   /** Type names that are another's spelling, for overload choice (`string` -> `String`). */
   typeAliases?: Record<string, string>;
+  /**
+   * Implicit conversions between the language's own types, for overload choice: an argument of
+   * the key's type fits a parameter of a listed type, less well than one of its own type.
+   */
+  conversions?: Record<string, string[]>;
   /** Functions whose first argument names the type of their result (`typing.cast(T, v)`). */
   castFunctions?: string[];
   /** Test files by this ecosystem's naming (`*_test.go`, `test_*.py`, `*.spec.ts`, `src/test/`). */

@@ -10,7 +10,7 @@ import {
   MAX_DEPTH,
   type Resolution,
 } from "./model.ts";
-import { callable, distinct, isCallable, isType } from "./refs.ts";
+import { callable, distinct, isCallable, isType, sameSymbol } from "./refs.ts";
 import { isSuperCall } from "./text.ts";
 import { Types } from "./types.ts";
 import { chooseOverload } from "./overloads.ts";
@@ -142,6 +142,63 @@ export class Resolver extends Types {
       }
     }
     return [...byPair.values()];
+  }
+
+  /**
+   * `a op b` (CallShape.operator): the operator member of a's type that takes b, else a free
+   * operator function taking a and b, chosen by both operands' types. A free operator needs an
+   * operand of a repository type that its parameter names: an operator is never linked by its
+   * name alone (`i == j` on integers calls nothing).
+   */
+  resolveOperator(
+    scope: FileScope,
+    from: number,
+    call: CallShape,
+    depth: number,
+  ): Found | undefined {
+    // Most operators (`i < n`, `a && b`) are no repository function: nothing to type.
+    const fam = this.family(scope.facts.language);
+    if (
+      !this.methodNames.get(fam)?.has(call.name) && !this.globalNames.get(fam)?.has(call.name)
+    ) {
+      return undefined;
+    }
+    // An operator on a pointer is the pointer's own (`p == q`, `*p`, `p[i]`, `p = q`).
+    if (this.isPointer(scope, from, call.receiver!)) return undefined;
+    const left = this.typeOfExpr(scope, from, call.receiver!, depth + 1);
+    if (left.type) {
+      const own = this.member(left.type, call.name).filter((r) => r.def.kind === "Method");
+      if (own.length) {
+        const refs = this.byArgumentTypes(scope, from, own, call);
+        return refs.length ? { refs, confidence: CONF_TYPED } : undefined;
+      }
+    }
+    const free = (this.globalNames.get(fam)?.get(call.name) ?? []).filter((r) =>
+      r.def.kind === "Function"
+    );
+    if (!free.length) return undefined;
+    const leftType = left.type?.def.name ?? left.name ?? "";
+    const shape: CallShape = {
+      name: call.name,
+      args: (call.args ?? 0) + 1,
+      argTypes: [leftType, ...(call.argTypes ?? new Array(call.args ?? 0).fill(""))],
+    };
+    const chosen = this.byArgumentTypes(scope, from, free, shape);
+    if (!chosen.length || !sameSymbol(chosen)) return undefined;
+    const operandTypes = shape.argTypes!.map((a) =>
+      a.startsWith("=") ? this.typeOfExpr(scope, from, a.slice(1), depth + 1).type : undefined
+    );
+    operandTypes[0] = left.type;
+    const evidence = chosen.every((r) =>
+      operandTypes.some((t, i) => {
+        const pt = r.def.paramTypes?.[i]?.replace(/&&$/, "");
+        if (!t || !pt) return false;
+        const ts = this.scopes.get(r.file.path)!;
+        const p = this.resolveTypeRef(ts, r.def.parent, pt).filter(isType)[0];
+        return p !== undefined && this.isSubtype(t, p);
+      })
+    );
+    return evidence ? { refs: chosen, confidence: CONF_TYPED } : undefined;
   }
 
   /** What each function-like macro's body calls, resolved once. */
@@ -293,10 +350,16 @@ export class Resolver extends Types {
     });
     let best: DefRef[] = [];
     let bestScore = -Infinity;
+    // A temporary (a literal, a call's value, an object made in place) binds to `T&&` (C++).
+    const temporary = (call.argTypes ?? []).map((a) => !a.startsWith("=") || a.includes("("));
     for (const r of fits) {
       let score = 0;
       argTypes.forEach((at, i) => {
-        const pt = r.def.paramTypes?.[i] ?? "";
+        let pt = r.def.paramTypes?.[i] ?? "";
+        if (pt.endsWith("&&")) {
+          pt = pt.slice(0, -2);
+          if (call.argTypes?.[i]) score += temporary[i] ? 1 : -100;
+        }
         if (!at || !pt) return;
         score += this.assignable(scope, from, at, pt, r);
       });
@@ -337,6 +400,9 @@ export class Resolver extends Types {
     const param = this.scopes.get(target.file.path)?.spec.typeAliases?.[paramWritten] ??
       paramWritten;
     if (arg === param) return 2;
+    // The language's implicit conversions between its own types (C++ `int` -> `size_t`).
+    const conversions = this.scopes.get(target.file.path)?.spec.conversions;
+    if (conversions?.[arg]?.includes(param)) return 1;
     const box: Record<string, string> = {
       int: "Integer",
       long: "Long",
@@ -385,6 +451,7 @@ export class Resolver extends Types {
   ): Found | undefined {
     const spec = scope.spec;
     const { name, receiver } = call;
+    if (call.operator) return this.resolveOperator(scope, from, call, depth);
     if (call.isNew) {
       const types = receiver
         ? this.memberOfQualifier(scope, from, receiver, name).filter(isType)

@@ -15,6 +15,7 @@ export interface CallShape {
   receiver?: string;
   isNew?: boolean;
   delegate?: boolean;
+  operator?: boolean;
   args?: number;
   argTypes?: string[];
 }

@@ -43,6 +43,8 @@ export abstract class Types extends Scopes {
     for (;;) {
       const before = expr;
       expr = expr.replace(/^(await|yield|new)\s+(?=[\w$(])/, "").replace(/[!?]+$/, "").trim();
+      // `*p`, `&x` (C, C++, Go, Rust): pointers are erased, the value's type is the pointee's.
+      expr = expr.replace(/^[*&]+(?=[\w$(])/, "");
       if (expr.startsWith("(") && matchingParen(expr, 0) === expr.length - 1) {
         expr = expr.slice(1, -1).trim();
       }
@@ -125,6 +127,20 @@ export abstract class Types extends Scopes {
       ? this.resolveTypeRef(scope, from, head).filter(isType)[0]
       : undefined;
     return asType ? this.fieldTypeOf(asType, expr.slice(dot + 1), depth + 1) : {};
+  }
+
+  /**
+   * Whether an expression is a pointer (TypeHint.pointer): a variable or field declared so, or a
+   * self name where it is a pointer (C++ `this`, LanguageSpec.selfIsPointer).
+   */
+  isPointer(scope: FileScope, from: number, expr: string): boolean {
+    if (scope.spec.selfIsPointer && scope.spec.selfNames.includes(expr)) return true;
+    if (/^[\w$]+$/.test(expr)) return this.hintFor(scope, from, expr)?.hint.pointer === true;
+    const dot = lastDot(expr);
+    if (dot <= 0 || !/^[\w$.]+$/.test(expr)) return false;
+    const owner = this.typeOfExpr(scope, from, expr.slice(0, dot), MAX_DEPTH - 2).type;
+    const ts = owner ? this.scopes.get(owner.file.path) : undefined;
+    return !!ts && this.fieldHintOf(ts, owner!, expr.slice(dot + 1))?.pointer === true;
   }
 
   /** `import { container } from "./c"`: the type of a module-level variable of another file. */

@@ -306,14 +306,15 @@
 
 ; Operator expressions, which call the operator a repository type defines (`out << node`,
 ; `a == b`, `s = other`, `v[i]`, `++it`, `!x`): the operator's token is the name, the left operand
-; (or the only one) the receiver. `@reference.operator` is not read yet (the analyzer skips
-; capture names it does not know): it needs the analyzer to name the call `operator<<` and the
-; resolver to try the receiver type's member, then a free operator taking both operands.
+; (or the only one) the receiver; the call is named `operator<<` and reaches the receiver type's
+; member, else a free operator taking both operands (resolve/calls.ts resolveOperator).
 (binary_expression left: (_) @receiver operator: _ @name right: (_)) @reference.operator
 (assignment_expression left: (_) @receiver operator: _ @name right: (_)) @reference.operator
 (subscript_expression argument: (_) @receiver indices: (subscript_argument_list "[" @name)) @reference.operator
 (unary_expression operator: _ @name argument: (_) @receiver) @reference.operator
 (update_expression operator: _ @name argument: (_) @receiver) @reference.operator
+(update_expression argument: (_) @receiver operator: _ @name) @reference.operator
+(pointer_expression operator: "*" @name argument: (_) @receiver) @reference.operator
 
 ; ---- includes ----------------------------------------------------------------------------------
 
