@@ -53,6 +53,13 @@ export interface DefFact {
   typeParams?: string[];
   /** A function-like macro (C, C++): a call to it is a call of what its body calls. */
   macro?: boolean;
+  /** A type alias (`using Ptr = Node;`, `typedef Foo Bar;`): it is constructed as its target. */
+  alias?: boolean;
+  /**
+   * A macro invoked where declarations stand (`DEFINE_CONVERT(int);`): the site of what the
+   * expansion defines, whose calls are the macro's. No name reaches it.
+   */
+  expansion?: boolean;
   /** Declared bounds of generic parameters (`B extends Builder<B>` -> B: Builder). */
   typeBounds?: Record<string, string>;
 }

@@ -25,6 +25,8 @@ const KIND_BY_CAPTURE: Record<string, SymbolKind> = {
   "definition.trait": "Trait",
   "definition.module": "Module",
   "definition.macro": "Function",
+  "definition.alias": "Class",
+  "definition.expansion": "Function",
 };
 
 const MAX_SIGNATURE = 200;
@@ -40,6 +42,8 @@ interface Container {
   owner?: string;
   def?: number;
   macro?: boolean;
+  alias?: boolean;
+  expansion?: boolean;
 }
 
 export function analyze(
@@ -99,6 +103,8 @@ export function analyze(
           kind,
           owner: byName.has("owner") ? typeName(byName.get("owner")!.text) : undefined,
           ...(c.name === "definition.macro" ? { macro: true } : {}),
+          ...(c.name === "definition.alias" ? { alias: true } : {}),
+          ...(c.name === "definition.expansion" ? { expansion: true } : {}),
         });
       } else if (c.name === "scope.impl" && nameNode) {
         containers.push({
@@ -165,6 +171,18 @@ export function analyze(
   containers.sort((a, b) =>
     a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex
   );
+  // What a macro's body defines is what its expansions make: no definitions of their own, their
+  // calls are the macro's.
+  if (containers.some((c) => c.macro)) {
+    const outer = parents(containers);
+    const inMacro = (i: number) => {
+      for (let at = outer[i]; at >= 0; at = outer[at]) if (containers[at].macro) return true;
+      return false;
+    };
+    const kept = containers.filter((_, i) => !inMacro(i));
+    containers.length = 0;
+    containers.push(...kept);
+  }
   const parentOf = parents(containers);
   const starts = containers.map((c) => c.node.startIndex);
 
@@ -205,6 +223,8 @@ export function analyze(
       endLine: c.node.endPosition.row + 1,
       signature: c.macro ? `#define ${c.name}` : signatureOf(c.node),
       ...(c.macro ? { macro: true } : {}),
+      ...(c.alias ? { alias: true } : {}),
+      ...(c.expansion ? { expansion: true } : {}),
       doc: spec.docStyle === "docstring" ? docstringOf(c.node) : commentDocOf(c.node),
       parent: parentDef >= 0 ? containers[parentDef].def! : -1,
       owner,
@@ -505,6 +525,17 @@ function parameterList(node: Node, depth: number): Node | undefined {
 
 /** Generic parameters of a definition: `<T, K extends X>` -> T, K. */
 function typeParamsOf(node: Node): { names: string[]; bounds: Record<string, string> } | undefined {
+  // C++ `template <typename T, class U = int, int N>` wraps the definition: T and U are types.
+  if (node.parent?.type === "template_declaration") {
+    const names: string[] = [];
+    for (const p of node.parent.childForFieldName("parameters")?.namedChildren ?? []) {
+      if (!p || !/type_parameter_declaration$/.test(p.type)) continue;
+      const name = p.childForFieldName("name") ??
+        p.namedChildren.find((c) => c?.type === "type_identifier");
+      if (name) names.push(name.text);
+    }
+    return names.length ? { names, bounds: {} } : undefined;
+  }
   const list = node.childForFieldName("type_parameters") ??
     node.namedChildren.find((c) => c?.type === "type_parameters");
   if (!list) return undefined;
@@ -531,7 +562,10 @@ function argsOf(node: Node, typed: boolean): string[] | undefined {
     for (const child of node.namedChildren) {
       if (!child) continue;
       if (/^(arguments|argument_list|value_arguments)$/.test(child.type)) list = child;
-      else if (child.type === "call_suffix") {
+      // C++'s most vexing parse: `Slice key(data, n);` reads as a function declarator.
+      else if (node.type === "function_declarator" && child.type === "parameter_list") {
+        list = child;
+      } else if (child.type === "call_suffix") {
         list = child.namedChildren.find((x) => x?.type === "value_arguments") ?? null;
         // Kotlin `f(a) { ... }`: the trailing lambda is one more argument.
         if (child.namedChildren.some((x) => x?.type === "annotated_lambda")) trailing = 1;
@@ -555,6 +589,13 @@ function argsOf(node: Node, typed: boolean): string[] | undefined {
       /=|:/.test(raw.text.slice(0, raw.text.indexOf(a.text)))
     ) {
       named = true;
+    }
+    if (a.type === "parameter_declaration") {
+      // A vexing parse's "parameter" is an argument: a name (`data`, `NodeType::Map`) or a type.
+      out.push(
+        a.namedChildCount === 1 && a.text.length <= 80 ? `=${normalizeReceiver(a.text)}` : "",
+      );
+      continue;
     }
     // Only overload choice reads literal types; a bare name may be a function passed as a value.
     out.push(named ? "" : typed ? argType(a) : bareName(a));

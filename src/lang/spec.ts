@@ -5,7 +5,8 @@
  *
  * Definitions — the whole node is `@definition.<kind>`, its name `@name`; `@definition.skip` on a
  *   definition node drops it (Python `@overload` stubs: signatures, not definitions):
- *   kinds: function, method, class, interface, struct, enum, trait, module.
+ *   kinds: function, method, class, interface, struct, enum, trait, module; `alias` is a class
+ *   that stands for the type it inherits from (C++ `using It = Base<T>;`: made by its constructors).
  *   A function directly inside a type becomes a method automatically.
  *   `@owner` (optional, inside the match): the owning type's name when it is written outside the
  *   type's body (Go receiver type).

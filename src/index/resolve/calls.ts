@@ -300,7 +300,8 @@ export class Resolver extends Types {
         ? chooseOverload(own, call.args)
         : this.byArgumentTypes(scope, from, own, call);
     }
-    if (!spec?.inheritsConstructors) return [];
+    // An alias (`using It = iterator_base<T>;`) is made by its target's constructors.
+    if (!spec?.inheritsConstructors && !type.def.alias) return [];
     for (const base of this.basesOf(type)) {
       const found = this.constructorsOf(scope, from, base, call, depth + 1);
       if (found.length) return found;

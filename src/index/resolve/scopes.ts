@@ -67,7 +67,7 @@ export abstract class Scopes {
       for (const r of refs) {
         // Methods attached to a type from outside it (Go receivers, Rust impls, C++ out-of-line
         // members) are reached through their type, never as bare names.
-        if (r.def.owner) continue;
+        if (r.def.owner || r.def.expansion) continue;
         push(children, r.def.parent, r.def.name, r);
         const parentKind = r.def.parent >= 0 ? f.defs[r.def.parent].kind : undefined;
         if (parentKind === undefined || parentKind === "Module") {
@@ -87,6 +87,7 @@ export abstract class Scopes {
         }
         const fam = this.family(f.language);
         const parent = r.def.parent >= 0 ? f.defs[r.def.parent] : undefined;
+        if (r.def.expansion) continue;
         if (TYPE_KINDS.has(r.def.kind) || !parent || parent.kind === "Module") {
           if (!(r.def.owner && r.def.kind === "Method")) push(this.globalNames, fam, r.def.name, r);
         }

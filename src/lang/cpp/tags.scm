@@ -37,7 +37,8 @@
 ; Type aliases `using Table = SkipList<K, C>;`, `typedef Foo* FooPtr;`: a type whose members are
 ; the aliased type's (it extends it), so `Table::Iterator` and `Table t; t.Insert()` resolve. A
 ; smart pointer alias (`using Ptr = std::shared_ptr<Node>;`) stands for its pointee; other std::
-; types and primitive types are no repository types and make no alias.
+; types and primitive types are no repository types and make no alias. An alias is a class
+; (`@definition.alias`) constructed by its target's constructors.
 (alias_declaration
   name: (type_identifier) @name
   type: (type_descriptor
@@ -48,7 +49,7 @@
       (qualified_identifier name: (template_type name: (type_identifier) @reference.inherits)) @_q
     ])
   (#not-match? @reference.inherits "^(::)?std::")
-  (#not-match? @_q "^(::)?std::")) @definition.class
+  (#not-match? @_q "^(::)?std::")) @definition.alias
 (type_definition
   type: [
     (type_identifier) @reference.inherits
@@ -58,7 +59,7 @@
   ]
   declarator: [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)]
   (#not-match? @reference.inherits "^(::)?std::")
-  (#not-match? @_q "^(::)?std::")) @definition.class
+  (#not-match? @_q "^(::)?std::")) @definition.alias
 (alias_declaration
   name: (type_identifier) @name
   type: (type_descriptor
@@ -176,6 +177,34 @@
   ]
   default_value: (number_literal) @_pure
   (#eq? @_pure "0")) @definition.method
+
+; ---- macro expansions --------------------------------------------------------------------------
+; A function-like macro invoked where declarations stand (`YAML_DEFINE_CONVERT(int);`) defines what
+; its body defines: a definition at the invocation whose call is the macro (its body's calls,
+; src/lang/c/macros.ts). Tree-sitter reads the invocation as a declaration, a statement or an error.
+(translation_unit
+  (declaration
+    type: (type_identifier) @name @reference.call
+    declarator: (parenthesized_declarator)) @definition.expansion
+  (#match? @name "^[A-Z][A-Z0-9_]{2,}$"))
+(declaration_list
+  (declaration
+    type: (type_identifier) @name @reference.call
+    declarator: (parenthesized_declarator)) @definition.expansion
+  (#match? @name "^[A-Z][A-Z0-9_]{2,}$"))
+(translation_unit
+  (expression_statement
+    (call_expression function: (identifier) @name @reference.call)) @definition.expansion
+  (#match? @name "^[A-Z][A-Z0-9_]{2,}$"))
+(declaration_list
+  (expression_statement
+    (call_expression function: (identifier) @name @reference.call)) @definition.expansion
+  (#match? @name "^[A-Z][A-Z0-9_]{2,}$"))
+(ERROR
+  (function_declarator
+    declarator: (identifier) @name @reference.call
+    parameters: (parameter_list)) @definition.expansion
+  (#match? @name "^[A-Z][A-Z0-9_]{2,}$"))
 
 ; ---- test cases --------------------------------------------------------------------------------
 ; Test macros define a test function; its calls are the test's. GoogleTest `TEST(Suite, Name) {}`
