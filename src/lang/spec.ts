@@ -114,6 +114,11 @@ export interface LanguageSpec {
    * the key's type fits a parameter of a listed type, less well than one of its own type.
    */
   conversions?: Record<string, string[]>;
+  /**
+   * Return types of standard-library methods, by `Type.method` (`stringstream.str` -> `string`):
+   * a call on a library value keeps a type for overload choice.
+   */
+  libraryReturns?: Record<string, string>;
   /** Functions whose first argument names the type of their result (`typing.cast(T, v)`). */
   castFunctions?: string[];
   /** Test files by this ecosystem's naming (`*_test.go`, `test_*.py`, `*.spec.ts`, `src/test/`). */

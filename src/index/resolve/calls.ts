@@ -226,6 +226,7 @@ export class Resolver extends Types {
         for (const t of found?.refs ?? []) {
           if (t.def.macro) out.push(...this.macroTargets(t, depth + 1));
           else if (!isType(t)) out.push(t);
+          else if (!c.delegate) out.push(...this.constructorsOf(ms, c.from, t, c));
         }
       }
       [this.line, this.lineFile] = [line, lineFile];

@@ -84,6 +84,14 @@ export abstract class Types extends Scopes {
         argTypes: args.map(literalType),
       }, depth + 1);
       const target = found?.refs[0];
+      if (!target && receiver !== undefined && spec.libraryReturns) {
+        // `stream.str()` on a standard type: what the library's method returns.
+        const of = this.typeOfExpr(scope, from, receiver, depth + 1);
+        const returned = !of.type && of.name
+          ? spec.libraryReturns[`${of.name}.${name}`]
+          : undefined;
+        if (returned) return { known: true, name: returned };
+      }
       if (!target) return {};
       if (isType(target)) return { type: target };
       if (target.def.returns) {

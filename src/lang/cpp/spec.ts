@@ -75,6 +75,15 @@ export const cpp: LanguageSpec = {
   resolveImport: (imp, fromPath, repo) => includeFiles(imp.source, fromPath, repo),
   // Also the standard library's free functions and stream members (`std::max(a, b)`,
   // `in.eof()`): a qualifier or receiver from outside proves nothing by a unique name.
+  libraryReturns: {
+    "stringstream.str": "string",
+    "ostringstream.str": "string",
+    "istringstream.str": "string",
+    "string.substr": "string",
+    "string.c_str": "String",
+    "string.data": "String",
+    "string_view.substr": "string_view",
+  },
   commonMethods: `push_back emplace_back push_front emplace_front pop_back pop_front emplace insert
     erase clear find count contains size length empty begin end rbegin rend cbegin cend front back at
     data reserve resize capacity swap get reset release lock unlock try_lock load store c_str substr

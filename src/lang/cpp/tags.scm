@@ -320,6 +320,16 @@
       name: [(type_identifier) @name (template_type name: (type_identifier) @name)])
     declarator: (function_declarator declarator: (identifier)) @reference.new
     (#not-match? @receiver "^(::)?std$")))
+; A call passed to a vexing-parse declaration reads as a parameter with a function type:
+; `std::stringstream s(conv::normalize(input));`, `Foo x(make(a));`.
+(compound_statement
+  (declaration
+    declarator: (function_declarator
+      parameters: (parameter_list
+        (parameter_declaration
+          type: [(type_identifier) @name
+            (qualified_identifier scope: (namespace_identifier) @receiver name: (type_identifier) @name)]
+          declarator: (abstract_function_declarator parameters: (parameter_list) @_args)) @reference.call))))
 (compound_literal_expression
   type: [(type_identifier) @name (template_type name: (type_identifier) @name)]) @reference.new
 (compound_literal_expression
