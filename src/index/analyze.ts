@@ -327,7 +327,10 @@ export function analyze(
   for (const h of hintNodes) {
     const variable = normalizeReceiver(h.variable.text);
     if (!variable) continue;
-    const type = h.type ? valueType(h.type.text, spec) : "";
+    const pointer = h.type !== undefined && holdsPointer(h.at, h.variable, h.type);
+    let type = h.type ? valueType(h.type.text, spec) : "";
+    // A pointer to `char` is a C string, as a parameter's type reads (declaratorMark).
+    if (pointer && type === "char") type = "char*";
     const expr = !type && h.value ? compactExpr(h.value.text) : undefined;
     if (!type && !expr) continue;
     hints.push({
@@ -336,7 +339,7 @@ export function analyze(
       type,
       ...(expr ? { expr } : {}),
       line: h.at.startPosition.row + 1,
-      ...(h.type && holdsPointer(h.at, h.variable, h.type) ? { pointer: true } : {}),
+      ...(pointer ? { pointer: true } : {}),
     });
   }
 

@@ -405,6 +405,13 @@ export class Resolver extends Types {
     // The language's implicit conversions between its own types (C++ `int` -> `size_t`).
     const conversions = this.scopes.get(target.file.path)?.spec.conversions;
     if (conversions?.[arg]?.includes(param)) return 1;
+    // A template's type parameter (C++ `template <typename T> f(const T&)`) takes any type.
+    const ts0 = this.scopes.get(target.file.path);
+    if (ts0 && !target.def.typeParams?.includes(arg)) {
+      for (let at = target.index; at >= 0; at = ts0.refs[at].def.parent) {
+        if (ts0.refs[at].def.typeParams?.includes(param)) return 0;
+      }
+    }
     const box: Record<string, string> = {
       int: "Integer",
       long: "Long",

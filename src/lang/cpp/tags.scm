@@ -181,7 +181,8 @@
 ; ---- macro expansions --------------------------------------------------------------------------
 ; A function-like macro invoked where declarations stand (`YAML_DEFINE_CONVERT(int);`) defines what
 ; its body defines: a definition at the invocation whose call is the macro (its body's calls,
-; src/lang/c/macros.ts). Tree-sitter reads the invocation as a declaration, a statement or an error.
+; src/lang/c/macros.ts). Tree-sitter reads the invocation as a declaration, a statement or an error;
+; one without its `;` heads a block (a test case, below).
 (translation_unit
   (declaration
     type: (type_identifier) @name @reference.call
@@ -195,15 +196,24 @@
 (translation_unit
   (expression_statement
     (call_expression function: (identifier) @name @reference.call)) @definition.expansion
-  (#match? @name "^[A-Z][A-Z0-9_]{2,}$"))
+  (#match? @name "^[A-Z][A-Z0-9_]{2,}$")
+  (#match? @definition.expansion ";$"))
 (declaration_list
   (expression_statement
     (call_expression function: (identifier) @name @reference.call)) @definition.expansion
+  (#match? @name "^[A-Z][A-Z0-9_]{2,}$")
+  (#match? @definition.expansion ";$"))
+(translation_unit
+  (ERROR
+    (function_declarator
+      declarator: (identifier) @name @reference.call
+      parameters: (parameter_list)) @definition.expansion)
   (#match? @name "^[A-Z][A-Z0-9_]{2,}$"))
-(ERROR
-  (function_declarator
-    declarator: (identifier) @name @reference.call
-    parameters: (parameter_list)) @definition.expansion
+(declaration_list
+  (ERROR
+    (function_declarator
+      declarator: (identifier) @name @reference.call
+      parameters: (parameter_list)) @definition.expansion)
   (#match? @name "^[A-Z][A-Z0-9_]{2,}$"))
 
 ; ---- test cases --------------------------------------------------------------------------------
