@@ -63,6 +63,7 @@ export function analyze(
       isNew: boolean;
       delegate: boolean;
       operator?: boolean;
+      range?: boolean;
     }
   >();
   const imports: ImportFact[] = [];
@@ -115,7 +116,8 @@ export function analyze(
         });
       } else if (
         (c.name === "reference.call" || c.name === "reference.new" ||
-          c.name === "reference.super" || c.name === "reference.operator") && nameNode
+          c.name === "reference.super" || c.name === "reference.operator" ||
+          c.name === "reference.range") && nameNode
       ) {
         const prev = calls.get(c.node.id);
         const receiver = byName.get("receiver");
@@ -125,9 +127,10 @@ export function analyze(
             node: c.node,
             name: nameNode,
             receiver,
-            isNew: c.name !== "reference.call" && c.name !== "reference.operator",
+            isNew: c.name === "reference.new" || c.name === "reference.super",
             delegate: c.name === "reference.super",
             ...(c.name === "reference.operator" ? { operator: true } : {}),
+            ...(c.name === "reference.range" ? { range: true } : {}),
           });
         }
       } else if (c.name === "import") {
@@ -279,6 +282,11 @@ export function analyze(
 
   const callFacts: CallFact[] = [];
   for (const call of calls.values()) {
+    if (call.range) {
+      const from = defIndexAt(call.node, false, false);
+      for (const fact of rangeCalls(call.name)) callFacts.push({ from, ...fact });
+      continue;
+    }
     if (call.operator) {
       const fact = operatorCall(call.node, call.name, call.receiver);
       if (fact) callFacts.push({ from: defIndexAt(call.node, false, false), ...fact });
@@ -411,6 +419,29 @@ function holdsPointer(at: Node, variable: Node, type: Node): boolean {
     if (n.type === "template_argument_list" || n.type === "new_expression") return true;
   }
   return false;
+}
+
+/**
+ * A range loop over a value (C++ `for (auto x : items)`) runs its iterator's operators: `!=`
+ * against the end, `++` and `*` on the iterator `items.begin()` returns.
+ */
+function rangeCalls(range: Node): Omit<CallFact, "from">[] {
+  if (range.text.length > 100 || range.text.includes("\n")) return [];
+  const items = normalizeReceiver(range.text);
+  const iterator = `${items}.begin()`;
+  const line = range.startPosition.row + 1;
+  return [
+    {
+      name: "operator!=",
+      receiver: iterator,
+      line,
+      operator: true,
+      args: 1,
+      argTypes: [`=${items}.end()`],
+    },
+    { name: "operator++", receiver: iterator, line, operator: true, args: 0 },
+    { name: "operator*", receiver: iterator, line, operator: true, args: 0 },
+  ];
 }
 
 /** Parameters a call must pass, [required, maximum]; maximum -1 when variadic. */

@@ -549,4 +549,12 @@ export abstract class Scopes {
     call: CallShape,
     depth: number,
   ): Found | undefined;
+
+  /** The candidates of a call before overload choice (the calls layer). */
+  abstract resolveCallRaw(
+    scope: FileScope,
+    from: number,
+    call: CallShape,
+    depth: number,
+  ): Found | undefined;
 }

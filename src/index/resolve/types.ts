@@ -84,6 +84,17 @@ export abstract class Types extends Scopes {
         argTypes: args.map(literalType),
       }, depth + 1);
       const target = found?.refs[0];
+      if (!target && spec.overloads) {
+        // Overloads no argument tells apart (`begin()` and `begin() const`) whose results are one
+        // type (aliases followed: `iterator`, `const_iterator` of one template): that type.
+        const same = this.commonReturnType(
+          scope,
+          from,
+          { name, receiver, args: args.length },
+          depth,
+        );
+        if (same) return { type: same };
+      }
       if (!target && receiver !== undefined && spec.libraryReturns) {
         // `stream.str()` on a standard type: what the library's method returns.
         const of = this.typeOfExpr(scope, from, receiver, depth + 1);
@@ -149,6 +160,30 @@ export abstract class Types extends Scopes {
     const owner = this.typeOfExpr(scope, from, expr.slice(0, dot), MAX_DEPTH - 2).type;
     const ts = owner ? this.scopes.get(owner.file.path) : undefined;
     return !!ts && this.fieldHintOf(ts, owner!, expr.slice(dot + 1))?.pointer === true;
+  }
+
+  /** The one type every overload of a call returns, aliases followed to their target. */
+  commonReturnType(
+    scope: FileScope,
+    from: number,
+    call: { name: string; receiver?: string; args: number },
+    depth: number,
+  ): DefRef | undefined {
+    const raw = this.resolveCallRaw(scope, from, call, depth + 1)?.refs ?? [];
+    const fits = raw.filter((r) => {
+      const p = r.def.params;
+      return !isType(r) && r.def.returns &&
+        (!p || (call.args >= p[0] && (p[1] < 0 || call.args <= p[1])));
+    });
+    if (fits.length < 2) return undefined;
+    let common: DefRef | undefined;
+    for (const r of fits) {
+      let t = this.typeNamed(this.scopes.get(r.file.path)!, r.def.parent, r.def.returns!).type;
+      for (let i = 0; t?.def.alias && i < 4; i++) t = this.basesOf(t)[0];
+      if (!t || (common && common.node.id !== t.node.id)) return undefined;
+      common = t;
+    }
+    return common;
   }
 
   /** `import { container } from "./c"`: the type of a module-level variable of another file. */

@@ -364,6 +364,8 @@
 (update_expression operator: _ @name argument: (_) @receiver) @reference.operator
 (update_expression argument: (_) @receiver operator: _ @name) @reference.operator
 (pointer_expression operator: "*" @name argument: (_) @receiver) @reference.operator
+; `for (auto x : items)`: the iterator's `!=`, `++` and `*` (the analyzer names them).
+(for_range_loop right: (_) @name) @reference.range
 
 ; ---- includes ----------------------------------------------------------------------------------
 
