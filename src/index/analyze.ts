@@ -511,8 +511,9 @@ function paramsOf(
 }
 
 /**
- * What a C/C++ parameter's declarator adds to its type for overload choice: a pointer to or array
- * of `char` is a C string (the type of a string literal), `T&&` binds only temporaries.
+ * What a C/C++ parameter's declarator adds to its type for overload choice: a pointer to `char`
+ * (`char*`) or an array of it (`char[]`, which binds a literal but no pointer) is a C string,
+ * `T&&` binds only temporaries.
  */
 function declaratorMark(param: Node, declared: Node): string {
   const d = param.childForFieldName("declarator");
@@ -523,7 +524,8 @@ function declaratorMark(param: Node, declared: Node): string {
   while (inner && /^(reference_declarator|parenthesized_declarator)$/.test(inner.type)) {
     inner = inner.namedChild(0);
   }
-  return inner && /pointer_declarator|array_declarator/.test(inner.type) ? "*" : "";
+  if (inner?.type === "array_declarator") return "[]";
+  return inner && /pointer_declarator/.test(inner.type) ? "*" : "";
 }
 
 /** The name a C/C++ declarator declares: `*e`, `&e`, `e[3]`, `(*f)(int)` -> e, f. */
@@ -672,6 +674,13 @@ function argType(a: Node): string {
     const type = a.childForFieldName("type") ?? a.childForFieldName("constructor");
     return type ? typeName(type.text) : "";
   }
+  // `c ? "a" : "b"`: the type both branches show.
+  if (t === "conditional_expression") {
+    const yes = a.childForFieldName("consequence");
+    const no = a.childForFieldName("alternative");
+    const both = yes && no ? [argType(yes), argType(no)] : [];
+    return both.length && both[0] === both[1] && !both[0].startsWith("=") ? both[0] : "";
+  }
   if (t === "cast_expression") {
     const type = a.childForFieldName("type");
     return type ? typeName(type.text) : "";
@@ -681,6 +690,12 @@ function argType(a: Node): string {
     t === "field_expression" || t === "this"
   ) {
     return a.text.length <= 80 ? `=${normalizeReceiver(a.text)}` : "";
+  }
+  // `static_cast<T>(x)` (C++): the cast's type.
+  const fn = t === "call_expression" ? a.childForFieldName("function") : null;
+  if (fn?.type === "template_function" && /_cast$/.test(fn.childForFieldName("name")?.text ?? "")) {
+    const type = fn.childForFieldName("arguments")?.namedChild(0);
+    return type ? typeName(type.text) : "";
   }
   // A call's value: typed on demand from the callee's declared return type.
   if (/^(method_invocation|call_expression|call|invocation_expression)$/.test(t)) {

@@ -114,6 +114,8 @@ export interface LanguageSpec {
    * the key's type fits a parameter of a listed type, less well than one of its own type.
    */
   conversions?: Record<string, string[]>;
+  /** Argument types that are each listed parameter type exactly (a literal is a `char[N]`). */
+  sameTypes?: Record<string, string[]>;
   /**
    * Return types of standard-library methods, by `Type.method` (`stringstream.str` -> `string`):
    * a call on a library value keeps a type for overload choice.

@@ -403,8 +403,9 @@ export class Resolver extends Types {
       paramWritten;
     if (arg === param) return 2;
     // The language's implicit conversions between its own types (C++ `int` -> `size_t`).
-    const conversions = this.scopes.get(target.file.path)?.spec.conversions;
-    if (conversions?.[arg]?.includes(param)) return 1;
+    const targetSpec = this.scopes.get(target.file.path)?.spec;
+    if (targetSpec?.sameTypes?.[arg]?.includes(param)) return 2;
+    if (targetSpec?.conversions?.[arg]?.includes(param)) return 1;
     // A template's type parameter (C++ `template <typename T> f(const T&)`) takes any type.
     const ts0 = this.scopes.get(target.file.path);
     if (ts0 && !target.def.typeParams?.includes(arg)) {

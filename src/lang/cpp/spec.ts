@@ -49,9 +49,11 @@ export const cpp: LanguageSpec = {
       /^\s*(class|namespace|template\s*<|using\s+namespace|public:|private:|protected:)|\bstd::|\b(virtual|constexpr|nullptr|noexcept|operator\s*[^\s\w(]|static_cast|override)\b|^\s*#\s*include\s*<(string|vector|map|memory|iostream|cstdint|cstddef|cstring|utility|algorithm|functional)>|\w::~?\w+\s*\(/m,
   },
   overloads: true,
-  // A C string (`const char*`, `const char (&)[N]`, read as `char*`) is a string literal's type;
   // `true` is a `bool`.
-  typeAliases: { "char*": "String", bool: "boolean" },
+  typeAliases: { bool: "boolean" },
+  // A string literal is a C string: a `const char*` and a `const char (&)[N]` (`char[]`), which
+  // a `char*` variable is not.
+  sameTypes: { String: ["char*", "char[]"] },
   // A literal converts to any arithmetic type, a string literal to the standard strings.
   conversions: {
     int: arithmeticFrom("int"),
@@ -61,6 +63,7 @@ export const cpp: LanguageSpec = {
     float: arithmeticFrom("float"),
     boolean: arithmeticFrom("bool"),
     String: ["string", "string_view", "basic_string"],
+    "char*": ["string", "string_view", "basic_string"],
     // The standard streams' bases (`Load(std::istream&)` takes a `std::stringstream`).
     stringstream: ["istream", "ostream", "iostream"],
     istringstream: ["istream"],
