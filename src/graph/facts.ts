@@ -55,6 +55,8 @@ export interface DefFact {
   macro?: boolean;
   /** A type alias (`using Ptr = Node;`, `typedef Foo Bar;`): it is constructed as its target. */
   alias?: boolean;
+  /** A C++ member function declared `const`: the overload a const object calls. */
+  constant?: boolean;
   /**
    * A macro invoked where declarations stand (`DEFINE_CONVERT(int);`): the site of what the
    * expansion defines, whose calls are the macro's. No name reaches it.
@@ -126,6 +128,8 @@ export interface TypeHint {
   line?: number;
   /** The variable holds a pointer to a value of the type (C, C++ `Foo* p`, a smart pointer). */
   pointer?: boolean;
+  /** Declared `const` (C++ `const Foo& x`): only `const` member functions apply to it. */
+  constant?: boolean;
 }
 
 export interface FileFacts {

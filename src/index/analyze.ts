@@ -217,6 +217,7 @@ export function analyze(
     const paramTypes = paramInfo?.types.some(Boolean) ? paramInfo.types : undefined;
     const paramNames = paramInfo?.names.length ? paramInfo.names : undefined;
     const returns = callableKind ? returnTypeOf(c.node, spec) : undefined;
+    const constant = callableKind && constQualified(c.node);
     const generics = typeParamsOf(c.node);
     defs.push({
       name,
@@ -235,6 +236,7 @@ export function analyze(
       ...(paramTypes ? { paramTypes } : {}),
       ...(paramNames ? { paramNames } : {}),
       ...(returns ? { returns } : {}),
+      ...(constant ? { constant } : {}),
       ...(generics ? { typeParams: generics.names } : {}),
       ...(generics && Object.keys(generics.bounds).length ? { typeBounds: generics.bounds } : {}),
     });
@@ -348,6 +350,9 @@ export function analyze(
       ...(expr ? { expr } : {}),
       line: h.at.startPosition.row + 1,
       ...(pointer ? { pointer: true } : {}),
+      ...(h.at.namedChildren.some((n) => n?.type === "type_qualifier" && n.text === "const")
+        ? { constant: true }
+        : {}),
     });
   }
 
@@ -526,6 +531,15 @@ function declaratorMark(param: Node, declared: Node): string {
   }
   if (inner?.type === "array_declarator") return "[]";
   return inner && /pointer_declarator/.test(inner.type) ? "*" : "";
+}
+
+/** A C++ member function declared `const` (`int size() const`): callable on a const object. */
+function constQualified(node: Node): boolean {
+  let d = node.childForFieldName("declarator");
+  for (let i = 0; d && d.type !== "function_declarator" && i < 4; i++) {
+    d = d.childForFieldName("declarator") ?? d.namedChild(0);
+  }
+  return !!d && d.namedChildren.some((n) => n?.type === "type_qualifier" && n.text === "const");
 }
 
 /** The name a C/C++ declarator declares: `*e`, `&e`, `e[3]`, `(*f)(int)` -> e, f. */

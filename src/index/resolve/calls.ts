@@ -372,6 +372,15 @@ export class Resolver extends Types {
     }
     if (bestScore < 0) return [];
     if (best.length === 1) return best;
+    // `begin()` and `begin() const`: the object's constness chooses (C++).
+    if (best.some((r) => r.def.constant) && best.some((r) => !r.def.constant)) {
+      const constant = this.receiverIsConst(scope, from, call.receiver);
+      const chosen = constant === undefined
+        ? []
+        : best.filter((r) => !!r.def.constant === constant);
+      if (chosen.length) best = chosen;
+      if (best.length === 1) return best;
+    }
     // A fixed-arity overload before a variadic one (Java's first phase), when every argument's
     // type is known (else the fixed one may not even apply: `f(vararg x: K)` vs `f(x: Iterable<K>)`);
     // equal arities stay open.
@@ -387,6 +396,31 @@ export class Resolver extends Types {
     if (byFile.length > 1) return byFile; // a declaration and its definition
     const notSelf = best.filter((r) => !(r.file === scope.facts && r.index === from));
     return notSelf.length === 1 ? notSelf : [];
+  }
+
+  /**
+   * Whether a call's object is const (C++): a `const` variable, or `this` (written or implied, a
+   * field through it) inside a `const` member function; undefined when unknown.
+   */
+  receiverIsConst(
+    scope: FileScope,
+    from: number,
+    receiver: string | undefined,
+  ): boolean | undefined {
+    const self = scope.spec.selfNames;
+    const head = receiver?.split(".")[0];
+    const enclosing = () => from >= 0 && scope.refs[from].def.constant === true;
+    if (receiver === undefined || self.includes(receiver) || (head && self.includes(head))) {
+      return enclosing();
+    }
+    if (!/^[\w$]+$/.test(receiver)) return undefined;
+    const found = this.hintFor(scope, from, receiver);
+    if (!found) return undefined;
+    // A field (implicit `this`): const inside a const member function.
+    if (found.owner !== scope || found.hint.scope < 0 || isType(scope.refs[found.hint.scope])) {
+      return found.hint.constant === true || enclosing();
+    }
+    return found.hint.constant === true;
   }
 
   /** 2 same type, 1 assignable (boxing, widening, subtype, Object), -100 not assignable. */
