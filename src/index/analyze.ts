@@ -701,7 +701,7 @@ function argType(a: Node): string {
   }
   if (
     t === "identifier" || t === "field_access" || t === "member_expression" ||
-    t === "field_expression" || t === "this"
+    t === "field_expression"
   ) {
     return a.text.length <= 80 ? `=${normalizeReceiver(a.text)}` : "";
   }
