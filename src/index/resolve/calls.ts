@@ -27,6 +27,7 @@ export class Resolver extends Types {
     }
     this.bindArguments();
     this.typeCache.clear(); // typed before parameters knew their values
+    this.typeRefCache.clear(); // resolved while owners and bases were being attached
 
     const resolved = only ? new Set(only) : new Set(this.scopes.keys());
     if (only) {
@@ -183,12 +184,27 @@ export class Resolver extends Types {
       args: (call.args ?? 0) + 1,
       argTypes: [leftType, ...(call.argTypes ?? new Array(call.args ?? 0).fill(""))],
     };
-    const chosen = this.byArgumentTypes(scope, from, free, shape);
-    if (!chosen.length || !sameSymbol(chosen)) return undefined;
+    // Evidence first: without an operand of a repository type no free operator is chosen, and
+    // scoring every overload (a test framework's hundreds of `operator<<`) is skipped.
     const operandTypes = shape.argTypes!.map((a) =>
       a.startsWith("=") ? this.typeOfExpr(scope, from, a.slice(1), depth + 1).type : undefined
     );
     operandTypes[0] = left.type;
+    if (!operandTypes.some(Boolean)) return undefined;
+    // Only overloads whose parameter names a typed operand's type (or a base, or a template
+    // parameter) can have the evidence below: the others are not scored at all.
+    const names = operandTypes.map((t) =>
+      t ? new Set([t, ...this.ancestors(t)].map((a) => a.def.name)) : undefined
+    );
+    const plausible = free.filter((r) =>
+      names.some((n, i) => {
+        const pt = r.def.paramTypes?.[i]?.replace(/&&$/, "");
+        return !!n && !!pt && (n.has(pt) || r.def.typeParams?.includes(pt) === true);
+      })
+    );
+    if (!plausible.length) return undefined;
+    const chosen = this.byArgumentTypes(scope, from, plausible, shape);
+    if (!chosen.length || !sameSymbol(chosen)) return undefined;
     const evidence = chosen.every((r) =>
       operandTypes.some((t, i) => {
         const pt = r.def.paramTypes?.[i]?.replace(/&&$/, "");

@@ -449,7 +449,22 @@ export abstract class Scopes {
     return names;
   }
 
+  /** resolveTypeRef answers by file, place and written name (see typeCache for what is kept). */
+  readonly typeRefCache = new Map<string, DefRef[]>();
+
   resolveTypeRef(scope: FileScope, from: number, written: string): DefRef[] {
+    const key = `${scope.facts.path}\0${from}\0${written}`;
+    const known = this.typeRefCache.get(key);
+    if (known) return known;
+    const outer = this.lineSensitive;
+    this.lineSensitive = false;
+    const found = this.resolveTypeRefUncached(scope, from, written);
+    if (!this.lineSensitive) this.typeRefCache.set(key, found);
+    this.lineSensitive ||= outer;
+    return found;
+  }
+
+  resolveTypeRefUncached(scope: FileScope, from: number, written: string): DefRef[] {
     const parts = written.replace(/::/g, ".").split(".").filter(Boolean);
     const name = parts.pop();
     if (!name) return [];
@@ -499,6 +514,21 @@ export abstract class Scopes {
       if (found.length) return found;
     }
     return [];
+  }
+
+  /** Every base of a type, transitively (bounded). */
+  ancestors(type: DefRef): DefRef[] {
+    const out: DefRef[] = [];
+    const walk = (t: DefRef, depth: number) => {
+      if (depth > MAX_DEPTH) return;
+      for (const b of this.basesOf(t)) {
+        if (out.includes(b)) continue;
+        out.push(b);
+        walk(b, depth + 1);
+      }
+    };
+    walk(type, 0);
+    return out;
   }
 
   isSubtype(type: DefRef, base: DefRef, depth = 0): boolean {
