@@ -58,6 +58,15 @@ export interface DefFact {
    * `Const.x` reaches it before an instance method of the same name, a value's `v.x` after.
    */
   static?: boolean;
+  /** A type alias (`using Ptr = Node;`, `typedef Foo Bar;`): it is constructed as its target. */
+  alias?: boolean;
+  /** A C++ member function declared `const`: the overload a const object calls. */
+  constant?: boolean;
+  /**
+   * A macro invoked where declarations stand (`DEFINE_CONVERT(int);`): the site of what the
+   * expansion defines, whose calls are the macro's. No name reaches it.
+   */
+  expansion?: boolean;
   /** Declared bounds of generic parameters (`B extends Builder<B>` -> B: Builder). */
   typeBounds?: Record<string, string>;
 }
@@ -78,6 +87,11 @@ export interface CallFact {
   isNew?: boolean;
   /** `super(...)`, `this(...)`, `base(...)`: runs a constructor without creating an object. */
   delegate?: boolean;
+  /**
+   * An operator expression (`a << b`, `!x`, `v[i]`) as a call of the operator function: a member
+   * of the receiver's type, or a free function taking the receiver and the arguments.
+   */
+  operator?: boolean;
   /** Number of arguments, when every one is a plain argument (no spread/splat). */
   args?: number;
   /**
@@ -133,6 +147,10 @@ export interface TypeHint {
   expr?: string;
   /** Line of the declaration or assignment. */
   line?: number;
+  /** The variable holds a pointer to a value of the type (C, C++ `Foo* p`, a smart pointer). */
+  pointer?: boolean;
+  /** Declared `const` (C++ `const Foo& x`): only `const` member functions apply to it. */
+  constant?: boolean;
 }
 
 export interface FileFacts {

@@ -25,6 +25,8 @@ const KIND_BY_CAPTURE: Record<string, SymbolKind> = {
   "definition.trait": "Trait",
   "definition.module": "Module",
   "definition.macro": "Function",
+  "definition.alias": "Class",
+  "definition.expansion": "Function",
 };
 
 const MAX_SIGNATURE = 200;
@@ -41,6 +43,8 @@ interface Container {
   def?: number;
   macro?: boolean;
   static?: boolean;
+  alias?: boolean;
+  expansion?: boolean;
 }
 
 export function analyze(
@@ -60,6 +64,8 @@ export function analyze(
       method?: boolean;
       isNew: boolean;
       delegate: boolean;
+      operator?: boolean;
+      range?: boolean;
     }
   >();
   const imports: ImportFact[] = [];
@@ -110,6 +116,8 @@ export function analyze(
           owner: byName.has("owner") ? typeName(byName.get("owner")!.text) : undefined,
           ...(c.name === "definition.macro" ? { macro: true } : {}),
           ...(byName.has("static") ? { static: true } : {}),
+          ...(c.name === "definition.alias" ? { alias: true } : {}),
+          ...(c.name === "definition.expansion" ? { expansion: true } : {}),
         });
       } else if (c.name === "scope.impl" && nameNode) {
         containers.push({
@@ -120,7 +128,8 @@ export function analyze(
         });
       } else if (
         (c.name === "reference.call" || c.name === "reference.new" ||
-          c.name === "reference.super") && nameNode
+          c.name === "reference.super" || c.name === "reference.operator" ||
+          c.name === "reference.range") && nameNode
       ) {
         const prev = calls.get(c.node.id);
         const receiver = byName.get("receiver") ?? byName.get("receiver.value");
@@ -131,8 +140,10 @@ export function analyze(
             name: nameNode,
             receiver,
             method: byName.has("receiver.value") || undefined,
-            isNew: c.name !== "reference.call",
+            isNew: c.name === "reference.new" || c.name === "reference.super",
             delegate: c.name === "reference.super",
+            ...(c.name === "reference.operator" ? { operator: true } : {}),
+            ...(c.name === "reference.range" ? { range: true } : {}),
           });
         }
       } else if (c.name === "import") {
@@ -178,6 +189,18 @@ export function analyze(
   containers.sort((a, b) =>
     a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex
   );
+  // What a macro's body defines is what its expansions make: no definitions of their own, their
+  // calls are the macro's.
+  if (containers.some((c) => c.macro)) {
+    const outer = parents(containers);
+    const inMacro = (i: number) => {
+      for (let at = outer[i]; at >= 0; at = outer[at]) if (containers[at].macro) return true;
+      return false;
+    };
+    const kept = containers.filter((_, i) => !inMacro(i));
+    containers.length = 0;
+    containers.push(...kept);
+  }
   const parentOf = parents(containers);
   const starts = containers.map((c) => c.node.startIndex);
 
@@ -197,6 +220,8 @@ export function analyze(
     const ownerPart = parentContainer?.kind === "impl" || c.owner ? owner : undefined;
     const prefix = [parentLocal, ownerPart].filter(Boolean).join(".");
     c.def = defs.length;
+    // An operator is named without spaces (`operator <<` -> `operator<<`), as its calls are.
+    if (/^operator\b/.test(c.name)) c.name = c.name.replace(/\s+/g, "");
     // `namespace a::b` / `module A::B`: the name is the last segment, the rest is its path.
     const segments = c.name.split("::").filter(Boolean);
     const name = segments[segments.length - 1] ?? c.name;
@@ -207,6 +232,7 @@ export function analyze(
     const paramTypes = paramInfo?.types.some(Boolean) ? paramInfo.types : undefined;
     const paramNames = paramInfo?.names.length ? paramInfo.names : undefined;
     const returns = callableKind ? returnTypeOf(c.node, spec) : undefined;
+    const constant = callableKind && constQualified(c.node);
     const generics = typeParamsOf(c.node);
     defs.push({
       name,
@@ -217,6 +243,8 @@ export function analyze(
       signature: c.macro ? `#define ${c.name}` : signatureOf(c.node),
       ...(c.macro ? { macro: true } : {}),
       ...(c.static ? { static: true } : {}),
+      ...(c.alias ? { alias: true } : {}),
+      ...(c.expansion ? { expansion: true } : {}),
       doc: spec.docStyle === "docstring" ? docstringOf(c.node) : commentDocOf(c.node),
       parent: parentDef >= 0 ? containers[parentDef].def! : -1,
       owner,
@@ -224,6 +252,7 @@ export function analyze(
       ...(paramTypes ? { paramTypes } : {}),
       ...(paramNames ? { paramNames } : {}),
       ...(returns ? { returns } : {}),
+      ...(constant ? { constant } : {}),
       ...(generics ? { typeParams: generics.names } : {}),
       ...(generics && Object.keys(generics.bounds).length ? { typeBounds: generics.bounds } : {}),
     });
@@ -272,9 +301,22 @@ export function analyze(
 
   const callFacts: CallFact[] = [];
   for (const call of calls.values()) {
+    if (call.range) {
+      const from = defIndexAt(call.node, false, false);
+      for (const fact of rangeCalls(call.name)) callFacts.push({ from, ...fact });
+      continue;
+    }
+    if (call.operator) {
+      const fact = operatorCall(call.node, call.name, call.receiver);
+      if (fact) callFacts.push({ from: defIndexAt(call.node, false, false), ...fact });
+      continue;
+    }
     const receiver = call.receiver ? normalizeReceiver(call.receiver.text) : undefined;
     const argList = argsOf(call.node, spec.overloads === true);
-    const args = argList?.length;
+    // An object made without an argument list (`Status s;`, `new Foo`) passes none; a
+    // constructor reference (`Child::new`, `::Child`) passes what its use decides.
+    const args = argList?.length ??
+      (call.isNew && !call.delegate && !/[({]|::\s*new$|^::/.test(call.node.text) ? 0 : undefined);
     const argTypes = argList?.some(Boolean) ? argList : undefined;
     callFacts.push({
       from: defIndexAt(call.node, false, false),
@@ -325,7 +367,10 @@ export function analyze(
   for (const h of hintNodes) {
     const variable = normalizeReceiver(h.variable.text);
     if (!variable) continue;
-    const type = h.type ? valueType(h.type.text, spec) : "";
+    const pointer = h.type !== undefined && holdsPointer(h.at, h.variable, h.type);
+    let type = h.type ? valueType(h.type.text, spec) : "";
+    // A pointer to `char` is a C string, as a parameter's type reads (declaratorMark).
+    if (pointer && type === "char") type = "char*";
     const expr = !type && h.value ? compactExpr(h.value.text) : undefined;
     if (!type && !expr) continue;
     hints.push({
@@ -334,6 +379,10 @@ export function analyze(
       type,
       ...(expr ? { expr } : {}),
       line: h.at.startPosition.row + 1,
+      ...(pointer ? { pointer: true } : {}),
+      ...(h.at.namedChildren.some((n) => n?.type === "type_qualifier" && n.text === "const")
+        ? { constant: true }
+        : {}),
     });
   }
 
@@ -353,6 +402,81 @@ export function analyze(
     parseErrors: root.hasError ? countErrors(root) : 0,
     ...(root.hasError ? { errorLines: errorRegions(root) } : {}),
   };
+}
+
+/**
+ * An operator expression as a call of the operator function (`a << b` -> `operator<<` with
+ * receiver `a` and one argument `b`; `!x`, `++it` -> no argument; `it++` -> the `int` tag;
+ * `v[i]` -> `operator[]`). In a chain (`out << a << b`) the receiver is the chain's first operand:
+ * such operators return their left operand (streams, builders, arithmetic types).
+ */
+function operatorCall(
+  node: Node,
+  token: Node,
+  operand: Node | undefined,
+): Omit<CallFact, "from"> | undefined {
+  if (!operand) return undefined;
+  const op = token.text === "[" ? "[]" : token.text;
+  let left = operand;
+  while (left.type === "binary_expression" && left.childForFieldName("operator")?.text === op) {
+    left = left.childForFieldName("left") ?? left;
+  }
+  while (left.type === "parenthesized_expression" && left.namedChildCount === 1) {
+    left = left.namedChild(0) ?? left;
+  }
+  if (left.text.length > 120 || left.text.includes("\n")) return undefined;
+  const receiver = normalizeReceiver(left.text);
+  const right = node.childForFieldName("right") ??
+    node.childForFieldName("indices")?.namedChild(0) ?? null;
+  const postfix = node.type === "update_expression" && node.firstChild?.id === operand.id;
+  const argTypes = right ? [argType(right)] : postfix ? ["int"] : [];
+  return {
+    name: `operator${op}`,
+    receiver,
+    line: token.startPosition.row + 1,
+    operator: true,
+    args: argTypes.length,
+    ...(argTypes.some(Boolean) ? { argTypes } : {}),
+  };
+}
+
+/**
+ * A variable that holds a pointer to a value of its hinted type (C, C++): declared through a
+ * pointer declarator (`Foo* p`), or its type is a smart pointer's argument or a `new`
+ * expression's. Operators on it are the pointer's own, never the type's.
+ */
+function holdsPointer(at: Node, variable: Node, type: Node): boolean {
+  for (let n = variable.parent; n && n.id !== at.id; n = n.parent) {
+    if (n.type === "pointer_declarator") return true;
+    if (n.type === "init_declarator") break;
+  }
+  for (let n = type.parent; n && n.id !== at.id; n = n.parent) {
+    if (n.type === "template_argument_list" || n.type === "new_expression") return true;
+  }
+  return false;
+}
+
+/**
+ * A range loop over a value (C++ `for (auto x : items)`) runs its iterator's operators: `!=`
+ * against the end, `++` and `*` on the iterator `items.begin()` returns.
+ */
+function rangeCalls(range: Node): Omit<CallFact, "from">[] {
+  if (range.text.length > 100 || range.text.includes("\n")) return [];
+  const items = normalizeReceiver(range.text);
+  const iterator = `${items}.begin()`;
+  const line = range.startPosition.row + 1;
+  return [
+    {
+      name: "operator!=",
+      receiver: iterator,
+      line,
+      operator: true,
+      args: 1,
+      argTypes: [`=${items}.end()`],
+    },
+    { name: "operator++", receiver: iterator, line, operator: true, args: 0 },
+    { name: "operator*", receiver: iterator, line, operator: true, args: 0 },
+  ];
 }
 
 /** Parameters a call must pass, [required, maximum]; maximum -1 when variadic. */
@@ -412,7 +536,7 @@ function paramsOf(
       p.namedChildren.find((c) =>
         c !== null && /type$/.test(c.type) && c.type !== "parameter_modifiers"
       );
-    types.push(declared ? valueType(declared.text, spec) : "");
+    types.push(declared ? valueType(declared.text, spec) + declaratorMark(p, declared) : "");
     if (max >= 0) max++;
     const optional = /default|optional/.test(p.type) || p.childForFieldName("value") !== null ||
       p.childForFieldName("default_value") !== null || /\?\s*:/.test(text) || /=/.test(text);
@@ -422,6 +546,33 @@ function paramsOf(
     } else lastOptional = undefined;
   }
   return { range: [required, max], types, names };
+}
+
+/**
+ * What a C/C++ parameter's declarator adds to its type for overload choice: a pointer to `char`
+ * (`char*`) or an array of it (`char[]`, which binds a literal but no pointer) is a C string,
+ * `T&&` binds only temporaries.
+ */
+function declaratorMark(param: Node, declared: Node): string {
+  const d = param.childForFieldName("declarator");
+  if (!d) return "";
+  if (d.type === "reference_declarator" && d.text.startsWith("&&")) return "&&";
+  if (declared.text !== "char") return "";
+  let inner: Node | null = d;
+  while (inner && /^(reference_declarator|parenthesized_declarator)$/.test(inner.type)) {
+    inner = inner.namedChild(0);
+  }
+  if (inner?.type === "array_declarator") return "[]";
+  return inner && /pointer_declarator/.test(inner.type) ? "*" : "";
+}
+
+/** A C++ member function declared `const` (`int size() const`): callable on a const object. */
+function constQualified(node: Node): boolean {
+  let d = node.childForFieldName("declarator");
+  for (let i = 0; d && d.type !== "function_declarator" && i < 4; i++) {
+    d = d.childForFieldName("declarator") ?? d.namedChild(0);
+  }
+  return !!d && d.namedChildren.some((n) => n?.type === "type_qualifier" && n.text === "const");
 }
 
 /** The name a C/C++ declarator declares: `*e`, `&e`, `e[3]`, `(*f)(int)` -> e, f. */
@@ -457,6 +608,17 @@ function parameterList(node: Node, depth: number): Node | undefined {
 
 /** Generic parameters of a definition: `<T, K extends X>` -> T, K. */
 function typeParamsOf(node: Node): { names: string[]; bounds: Record<string, string> } | undefined {
+  // C++ `template <typename T, class U = int, int N>` wraps the definition: T and U are types.
+  if (node.parent?.type === "template_declaration") {
+    const names: string[] = [];
+    for (const p of node.parent.childForFieldName("parameters")?.namedChildren ?? []) {
+      if (!p || !/type_parameter_declaration$/.test(p.type)) continue;
+      const name = p.childForFieldName("name") ??
+        p.namedChildren.find((c) => c?.type === "type_identifier");
+      if (name) names.push(name.text);
+    }
+    return names.length ? { names, bounds: {} } : undefined;
+  }
   const list = node.childForFieldName("type_parameters") ??
     node.namedChildren.find((c) => c?.type === "type_parameters");
   if (!list) return undefined;
@@ -489,7 +651,10 @@ function argsOf(node: Node, typed: boolean): string[] | undefined {
     for (const child of node.namedChildren) {
       if (!child) continue;
       if (/^(arguments|argument_list|value_arguments)$/.test(child.type)) list = child;
-      else if (child.type === "call_suffix") {
+      // C++'s most vexing parse: `Slice key(data, n);` reads as a function declarator.
+      else if (node.type === "function_declarator" && child.type === "parameter_list") {
+        list = child;
+      } else if (child.type === "call_suffix") {
         list = child.namedChildren.find((x) => x?.type === "value_arguments") ?? null;
         // Kotlin `f(a) { ... }`: the trailing lambda is one more argument.
         if (child.namedChildren.some((x) => x?.type === "annotated_lambda")) trailing = 1;
@@ -519,6 +684,13 @@ function argsOf(node: Node, typed: boolean): string[] | undefined {
       if (/^\s*\*/.test(head)) return undefined;
       if (inner.length > 1 && /=|:/.test(head)) named = true;
     }
+    if (a.type === "parameter_declaration") {
+      // A vexing parse's "parameter" is an argument: a name (`data`, `NodeType::Map`) or a type.
+      out.push(
+        a.namedChildCount === 1 && a.text.length <= 80 ? `=${normalizeReceiver(a.text)}` : "",
+      );
+      continue;
+    }
     // Only overload choice reads literal types; a bare name may be a function passed as a value.
     out.push(named ? "" : typed ? argType(a, aType) : bareName(a, aType));
   }
@@ -534,7 +706,7 @@ function bareName(a: Node, t: string): string {
 }
 
 /** The static type an argument shows: a literal's, a constructed type, `=name` for a variable. */
-function argType(a: Node, t: string): string {
+function argType(a: Node, t: string = a.type): string {
   if (
     /^(string|string_literal|template_string|interpreted_string_literal|raw_string_literal|text_block|line_string_literal|multi_line_string_literal|verbatim_string_literal|interpolated_string_expression|raw_string_literal)$/
       .test(t)
@@ -543,7 +715,16 @@ function argType(a: Node, t: string): string {
   }
   if (t === "real_literal") return /[fF]$/.test(a.text) ? "float" : "double";
   if (t === "number_literal") return /[.eE]/.test(a.text) ? "double" : "int";
-  if (t === "character_literal") return "char";
+  if (t === "concatenated_string") return "String";
+  if (t === "character_literal" || t === "char_literal") return "char";
+  if (t === "nullptr") return "null";
+  // `&x`, `*p` (C, C++): the object's own type, as parameter types are read (pointers erased).
+  if (t === "pointer_expression") {
+    const arg = a.childForFieldName("argument");
+    return arg && /^(identifier|field_expression|this)$/.test(arg.type) && arg.text.length <= 80
+      ? `=${normalizeReceiver(arg.text)}`
+      : "";
+  }
   // Rust `a..b` / `a..=b`: std's Range / RangeInclusive (picks `impl TryFrom<Range<X>>`).
   if (t === "range_expression") return a.text.includes("..=") ? "RangeInclusive" : "Range";
   if (/integer|int_literal/.test(t)) return /[lL]$/.test(a.text) ? "long" : "int";
@@ -554,16 +735,32 @@ function argType(a: Node, t: string): string {
     const type = a.childForFieldName("type") ?? a.childForFieldName("constructor");
     return type ? typeName(type.text) : "";
   }
+  // `c ? "a" : "b"`: the type both branches show.
+  if (t === "conditional_expression") {
+    const yes = a.childForFieldName("consequence");
+    const no = a.childForFieldName("alternative");
+    const both = yes && no ? [argType(yes), argType(no)] : [];
+    return both.length && both[0] === both[1] && !both[0].startsWith("=") ? both[0] : "";
+  }
   if (t === "cast_expression") {
     const type = a.childForFieldName("type");
     return type ? typeName(type.text) : "";
   }
-  if (t === "identifier" || t === "field_access" || t === "member_expression") {
+  if (
+    t === "identifier" || t === "field_access" || t === "member_expression" ||
+    t === "field_expression"
+  ) {
     return a.text.length <= 80 ? `=${normalizeReceiver(a.text)}` : "";
+  }
+  // `static_cast<T>(x)` (C++): the cast's type.
+  const fn = t === "call_expression" ? a.childForFieldName("function") : null;
+  if (fn?.type === "template_function" && /_cast$/.test(fn.childForFieldName("name")?.text ?? "")) {
+    const type = fn.childForFieldName("arguments")?.namedChild(0);
+    return type ? typeName(type.text) : "";
   }
   // A call's value: typed on demand from the callee's declared return type.
   if (/^(method_invocation|call_expression|call|invocation_expression)$/.test(t)) {
-    return a.text.length <= 80 && !a.text.includes("\n") ? `=${a.text}` : "";
+    return a.text.length <= 80 && !a.text.includes("\n") ? `=${normalizeCallee(a.text)}` : "";
   }
   return "";
 }
@@ -694,6 +891,12 @@ export function typeName(text: string): string {
     .replace(/^(mut|dyn|impl)\s+/, "");
   const parts = t.split(/::|\.|\\/);
   return cleanName(parts[parts.length - 1] ?? t);
+}
+
+/** A call's text with its callee written as a dotted receiver (`p->f(x)` -> `p.f(x)`). */
+function normalizeCallee(text: string): string {
+  const open = text.indexOf("(");
+  return open < 0 ? text : normalizeReceiver(text.slice(0, open)) + text.slice(open);
 }
 
 /** `self .foo` / `this?.x` / `a::b` written with spaces: a compact dotted receiver. */

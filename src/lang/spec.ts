@@ -5,7 +5,8 @@
  *
  * Definitions — the whole node is `@definition.<kind>`, its name `@name`; `@definition.skip` on a
  *   definition node drops it (Python `@overload` stubs: signatures, not definitions):
- *   kinds: function, method, class, interface, struct, enum, trait, module.
+ *   kinds: function, method, class, interface, struct, enum, trait, module; `alias` is a class
+ *   that stands for the type it inherits from (C++ `using It = Base<T>;`: made by its constructors).
  *   A function directly inside a type becomes a method automatically.
  *   `@owner` (optional, inside the match): the owning type's name when it is written outside the
  *   type's body (Go receiver type).
@@ -57,6 +58,8 @@ export interface LanguageSpec {
   query: string;
   /** Names that mean "this object": `self`, `this`, `cls`. */
   selfNames: string[];
+  /** The self name is a pointer (C++ `this`): `*this` is the object, `this == p` compares. */
+  selfIsPointer?: boolean;
   /** A bare call `m()` inside a class may call the class's own method (Java, C#, C++, Kotlin, Ruby). */
   implicitThis: boolean;
   /** How files see each other's top-level names without an import. */
@@ -132,6 +135,18 @@ export interface LanguageSpec {
   parentModule?: string;
   /** Type names that are another's spelling, for overload choice (`string` -> `String`). */
   typeAliases?: Record<string, string>;
+  /**
+   * Implicit conversions between the language's own types, for overload choice: an argument of
+   * the key's type fits a parameter of a listed type, less well than one of its own type.
+   */
+  conversions?: Record<string, string[]>;
+  /** Argument types that are each listed parameter type exactly (a literal is a `char[N]`). */
+  sameTypes?: Record<string, string[]>;
+  /**
+   * Return types of standard-library methods, by `Type.method` (`stringstream.str` -> `string`):
+   * a call on a library value keeps a type for overload choice.
+   */
+  libraryReturns?: Record<string, string>;
   /** Functions whose first argument names the type of their result (`typing.cast(T, v)`). */
   castFunctions?: string[];
   /** Test files by this ecosystem's naming (`*_test.go`, `test_*.py`, `*.spec.ts`, `src/test/`). */

@@ -10,7 +10,15 @@ import {
   MAX_DEPTH,
   type Resolution,
 } from "./model.ts";
-import { atLevel, callable, distinct, inClassMethod, isCallable, isType } from "./refs.ts";
+import {
+  atLevel,
+  callable,
+  distinct,
+  inClassMethod,
+  isCallable,
+  isType,
+  sameSymbol,
+} from "./refs.ts";
 import { isSuperCall } from "./text.ts";
 import { Extensions } from "./extensions.ts";
 import { chooseOverload } from "./overloads.ts";
@@ -28,6 +36,7 @@ export class Resolver extends Extensions {
     this.structureKnown = true;
     this.bindArguments();
     this.typeCache.clear(); // typed before parameters knew their values
+    this.typeRefCache.clear(); // resolved while owners and bases were being attached
 
     const resolved = only ? new Set(only) : new Set(this.scopes.keys());
     if (only) {
@@ -145,6 +154,78 @@ export class Resolver extends Extensions {
     return [...byPair.values()];
   }
 
+  /**
+   * `a op b` (CallShape.operator): the operator member of a's type that takes b, else a free
+   * operator function taking a and b, chosen by both operands' types. A free operator needs an
+   * operand of a repository type that its parameter names: an operator is never linked by its
+   * name alone (`i == j` on integers calls nothing).
+   */
+  resolveOperator(
+    scope: FileScope,
+    from: number,
+    call: CallShape,
+    depth: number,
+  ): Found | undefined {
+    // Most operators (`i < n`, `a && b`) are no repository function: nothing to type.
+    const fam = this.family(scope.facts.language);
+    if (
+      !this.methodNames.get(fam)?.has(call.name) && !this.globalNames.get(fam)?.has(call.name)
+    ) {
+      return undefined;
+    }
+    // An operator on a pointer is the pointer's own (`p == q`, `*p`, `p[i]`, `p = q`).
+    if (this.isPointer(scope, from, call.receiver!)) return undefined;
+    const left = this.typeOfExpr(scope, from, call.receiver!, depth + 1);
+    if (left.type) {
+      const own = this.member(left.type, call.name).filter((r) => r.def.kind === "Method");
+      if (own.length) {
+        const refs = this.byArgumentTypes(scope, from, own, call);
+        return refs.length ? { refs, confidence: CONF_TYPED } : undefined;
+      }
+    }
+    const free = (this.globalNames.get(fam)?.get(call.name) ?? []).filter((r) =>
+      r.def.kind === "Function"
+    );
+    if (!free.length) return undefined;
+    const leftType = left.type?.def.name ?? left.name ?? "";
+    const shape: CallShape = {
+      name: call.name,
+      args: (call.args ?? 0) + 1,
+      argTypes: [leftType, ...(call.argTypes ?? new Array(call.args ?? 0).fill(""))],
+    };
+    // Evidence first: without an operand of a repository type no free operator is chosen, and
+    // scoring every overload (a test framework's hundreds of `operator<<`) is skipped.
+    const operandTypes = shape.argTypes!.map((a) =>
+      a.startsWith("=") ? this.typeOfExpr(scope, from, a.slice(1), depth + 1).type : undefined
+    );
+    operandTypes[0] = left.type;
+    if (!operandTypes.some(Boolean)) return undefined;
+    // Only overloads whose parameter names a typed operand's type (or a base, or a template
+    // parameter) can have the evidence below: the others are not scored at all.
+    const names = operandTypes.map((t) =>
+      t ? new Set([t, ...this.ancestors(t)].map((a) => a.def.name)) : undefined
+    );
+    const plausible = free.filter((r) =>
+      names.some((n, i) => {
+        const pt = r.def.paramTypes?.[i]?.replace(/&&$/, "");
+        return !!n && !!pt && (n.has(pt) || r.def.typeParams?.includes(pt) === true);
+      })
+    );
+    if (!plausible.length) return undefined;
+    const chosen = this.byArgumentTypes(scope, from, plausible, shape);
+    if (!chosen.length || !sameSymbol(chosen)) return undefined;
+    const evidence = chosen.every((r) =>
+      operandTypes.some((t, i) => {
+        const pt = r.def.paramTypes?.[i]?.replace(/&&$/, "");
+        if (!t || !pt) return false;
+        const ts = this.scopes.get(r.file.path)!;
+        const p = this.resolveTypeRef(ts, r.def.parent, pt).filter(isType)[0];
+        return p !== undefined && this.isSubtype(t, p);
+      })
+    );
+    return evidence ? { refs: chosen, confidence: CONF_TYPED } : undefined;
+  }
+
   /** What each function-like macro's body calls, resolved once. */
   readonly macroCache = new Map<string, DefRef[]>();
 
@@ -170,6 +251,7 @@ export class Resolver extends Extensions {
         for (const t of found?.refs ?? []) {
           if (t.def.macro) out.push(...this.macroTargets(t, depth + 1));
           else if (!isType(t)) out.push(t);
+          else if (!c.delegate) out.push(...this.constructorsOf(ms, c.from, t, c));
         }
       }
       [this.line, this.lineFile] = [line, lineFile];
@@ -250,7 +332,8 @@ export class Resolver extends Extensions {
         ? chooseOverload(own, call.args)
         : this.byArgumentTypes(scope, from, own, call);
     }
-    if (!spec?.inheritsConstructors) return [];
+    // An alias (`using It = iterator_base<T>;`) is made by its target's constructors.
+    if (!spec?.inheritsConstructors && !type.def.alias) return [];
     for (const base of this.basesOf(type)) {
       const found = this.constructorsOf(scope, from, base, call, depth + 1);
       if (found.length) return found;
@@ -304,10 +387,16 @@ export class Resolver extends Extensions {
     });
     let best: DefRef[] = [];
     let bestScore = -Infinity;
+    // A temporary (a literal, a call's value, an object made in place) binds to `T&&` (C++).
+    const temporary = (call.argTypes ?? []).map((a) => !a.startsWith("=") || a.includes("("));
     for (const r of fits) {
       let score = 0;
       argTypes.forEach((at, i) => {
-        const pt = r.def.paramTypes?.[i] ?? "";
+        let pt = r.def.paramTypes?.[i] ?? "";
+        if (pt.endsWith("&&")) {
+          pt = pt.slice(0, -2);
+          if (call.argTypes?.[i]) score += temporary[i] ? 1 : -100;
+        }
         if (!at || !pt) return;
         score += this.assignable(scope, from, at, pt, r);
       });
@@ -318,6 +407,15 @@ export class Resolver extends Extensions {
     }
     if (bestScore < 0) return [];
     if (best.length === 1) return best;
+    // `begin()` and `begin() const`: the object's constness chooses (C++).
+    if (best.some((r) => r.def.constant) && best.some((r) => !r.def.constant)) {
+      const constant = this.receiverIsConst(scope, from, call.receiver);
+      const chosen = constant === undefined
+        ? []
+        : best.filter((r) => !!r.def.constant === constant);
+      if (chosen.length) best = chosen;
+      if (best.length === 1) return best;
+    }
     // A fixed-arity overload before a variadic one (Java's first phase), when every argument's
     // type is known (else the fixed one may not even apply: `f(vararg x: K)` vs `f(x: Iterable<K>)`);
     // equal arities stay open.
@@ -335,6 +433,31 @@ export class Resolver extends Extensions {
     return notSelf.length === 1 ? notSelf : [];
   }
 
+  /**
+   * Whether a call's object is const (C++): a `const` variable, or `this` (written or implied, a
+   * field through it) inside a `const` member function; undefined when unknown.
+   */
+  receiverIsConst(
+    scope: FileScope,
+    from: number,
+    receiver: string | undefined,
+  ): boolean | undefined {
+    const self = scope.spec.selfNames;
+    const head = receiver?.split(".")[0];
+    const enclosing = () => from >= 0 && scope.refs[from].def.constant === true;
+    if (receiver === undefined || self.includes(receiver) || (head && self.includes(head))) {
+      return enclosing();
+    }
+    if (!/^[\w$]+$/.test(receiver)) return undefined;
+    const found = this.hintFor(scope, from, receiver);
+    if (!found) return undefined;
+    // A field (implicit `this`): const inside a const member function.
+    if (found.owner !== scope || found.hint.scope < 0 || isType(scope.refs[found.hint.scope])) {
+      return found.hint.constant === true || enclosing();
+    }
+    return found.hint.constant === true;
+  }
+
   /** 2 same type, 1 assignable (boxing, widening, subtype, Object), -100 not assignable. */
   assignable(
     scope: FileScope,
@@ -348,6 +471,17 @@ export class Resolver extends Extensions {
     const param = this.scopes.get(target.file.path)?.spec.typeAliases?.[paramWritten] ??
       paramWritten;
     if (arg === param) return 2;
+    // The language's implicit conversions between its own types (C++ `int` -> `size_t`).
+    const targetSpec = this.scopes.get(target.file.path)?.spec;
+    if (targetSpec?.sameTypes?.[arg]?.includes(param)) return 2;
+    if (targetSpec?.conversions?.[arg]?.includes(param)) return 1;
+    // A template's type parameter (C++ `template <typename T> f(const T&)`) takes any type.
+    const ts0 = this.scopes.get(target.file.path);
+    if (ts0 && !target.def.typeParams?.includes(arg)) {
+      for (let at = target.index; at >= 0; at = ts0.refs[at].def.parent) {
+        if (ts0.refs[at].def.typeParams?.includes(param)) return 0;
+      }
+    }
     const box: Record<string, string> = {
       int: "Integer",
       long: "Long",
@@ -411,6 +545,7 @@ export class Resolver extends Extensions {
   ): Found | undefined {
     const spec = scope.spec;
     const { name, receiver } = call;
+    if (call.operator) return this.resolveOperator(scope, from, call, depth);
     if (call.isNew) {
       // `super(...)` / `this(...)` in a constructor: the base's or the own type's constructor.
       if (call.delegate && !receiver) {

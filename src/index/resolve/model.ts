@@ -17,6 +17,7 @@ export interface CallShape {
   method?: boolean;
   isNew?: boolean;
   delegate?: boolean;
+  operator?: boolean;
   args?: number;
   argTypes?: string[];
 }

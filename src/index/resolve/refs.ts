@@ -44,7 +44,8 @@ export function nearest(refs: DefRef[], line: number): DefRef[] {
   // Overloads (callables with different parameters) and methods stay: arity chooses later.
   const callables = refs.filter((r) => r.def.kind === "Function" || r.def.kind === "Method");
   if (callables.some((r) => r.def.kind === "Method")) return refs;
-  if (new Set(callables.map((r) => r.def.params?.join(","))).size > 1) return refs;
+  const shape = (r: DefRef) => `${r.def.params?.join(",")}|${r.def.paramTypes?.join(",")}`;
+  if (new Set(callables.map(shape)).size > 1) return refs;
   const before = refs.filter((r) => r.def.line <= line);
   return [before.length ? before[before.length - 1] : refs[0]];
 }

@@ -85,7 +85,7 @@ export abstract class Scopes {
       for (const r of refs) {
         // Methods attached to a type from outside it (Go receivers, Rust impls, C++ out-of-line
         // members) are reached through their type, never as bare names.
-        if (r.def.owner) continue;
+        if (r.def.owner || r.def.expansion) continue;
         push(children, r.def.parent, r.def.name, r);
         const parentKind = r.def.parent >= 0 ? f.defs[r.def.parent].kind : undefined;
         if (parentKind === undefined || parentKind === "Module") {
@@ -105,6 +105,7 @@ export abstract class Scopes {
         }
         const fam = this.family(f.language);
         const parent = r.def.parent >= 0 ? f.defs[r.def.parent] : undefined;
+        if (r.def.expansion) continue;
         if (TYPE_KINDS.has(r.def.kind) || !parent || parent.kind === "Module") {
           if (!(r.def.owner && r.def.kind === "Method")) push(this.globalNames, fam, r.def.name, r);
         }
@@ -647,6 +648,21 @@ export abstract class Scopes {
     return [];
   }
 
+  /** Every base of a type, transitively (bounded). */
+  ancestors(type: DefRef): DefRef[] {
+    const out: DefRef[] = [];
+    const walk = (t: DefRef, depth: number) => {
+      if (depth > MAX_DEPTH) return;
+      for (const b of this.basesOf(t)) {
+        if (out.includes(b)) continue;
+        out.push(b);
+        walk(b, depth + 1);
+      }
+    };
+    walk(type, 0);
+    return out;
+  }
+
   isSubtype(type: DefRef, base: DefRef, depth = 0): boolean {
     if (type.node.id === base.node.id) return true;
     if (depth > MAX_DEPTH) return false;
@@ -690,6 +706,14 @@ export abstract class Scopes {
 
   /** Resolves a call (the calls layer): aliases and re-exported values are calls' targets. */
   abstract resolveCall(
+    scope: FileScope,
+    from: number,
+    call: CallShape,
+    depth: number,
+  ): Found | undefined;
+
+  /** The candidates of a call before overload choice (the calls layer). */
+  abstract resolveCallRaw(
     scope: FileScope,
     from: number,
     call: CallShape,

@@ -43,6 +43,8 @@ export abstract class Types extends Scopes {
     for (;;) {
       const before = expr;
       expr = expr.replace(/^(await|yield|new)\s+(?=[\w$(])/, "").replace(/[!?]+$/, "").trim();
+      // `*p`, `&x` (C, C++, Go, Rust): pointers are erased, the value's type is the pointee's.
+      expr = expr.replace(/^[*&]+(?=[\w$(])/, "");
       if (expr.startsWith("(") && matchingParen(expr, 0) === expr.length - 1) {
         expr = expr.slice(1, -1).trim();
       }
@@ -88,6 +90,25 @@ export abstract class Types extends Scopes {
         argTypes: args.map(literalType),
       }, depth + 1);
       const target = found?.refs[0];
+      if (!target && spec.overloads) {
+        // Overloads no argument tells apart (`begin()` and `begin() const`) whose results are one
+        // type (aliases followed: `iterator`, `const_iterator` of one template): that type.
+        const same = this.commonReturnType(
+          scope,
+          from,
+          { name, receiver, args: args.length },
+          depth,
+        );
+        if (same) return { type: same };
+      }
+      if (!target && receiver !== undefined && spec.libraryReturns) {
+        // `stream.str()` on a standard type: what the library's method returns.
+        const of = this.typeOfExpr(scope, from, receiver, depth + 1);
+        const returned = !of.type && of.name
+          ? spec.libraryReturns[`${of.name}.${name}`]
+          : undefined;
+        if (returned) return { known: true, name: returned };
+      }
       if (!target) return {};
       if (isType(target)) return { type: target };
       if (target.def.returns) {
@@ -155,6 +176,44 @@ export abstract class Types extends Scopes {
       ? this.resolveTypeRef(scope, from, head).filter(isType)[0]
       : undefined;
     return asType ? this.fieldTypeOf(asType, expr.slice(dot + 1), depth + 1) : {};
+  }
+
+  /**
+   * Whether an expression is a pointer (TypeHint.pointer): a variable or field declared so, or a
+   * self name where it is a pointer (C++ `this`, LanguageSpec.selfIsPointer).
+   */
+  isPointer(scope: FileScope, from: number, expr: string): boolean {
+    if (scope.spec.selfIsPointer && scope.spec.selfNames.includes(expr)) return true;
+    if (/^[\w$]+$/.test(expr)) return this.hintFor(scope, from, expr)?.hint.pointer === true;
+    const dot = lastDot(expr);
+    if (dot <= 0 || !/^[\w$.]+$/.test(expr)) return false;
+    const owner = this.typeOfExpr(scope, from, expr.slice(0, dot), MAX_DEPTH - 2).type;
+    const ts = owner ? this.scopes.get(owner.file.path) : undefined;
+    return !!ts && this.fieldHintOf(ts, owner!, expr.slice(dot + 1))?.pointer === true;
+  }
+
+  /** The one type every overload of a call returns, aliases followed to their target. */
+  commonReturnType(
+    scope: FileScope,
+    from: number,
+    call: { name: string; receiver?: string; args: number },
+    depth: number,
+  ): DefRef | undefined {
+    const raw = this.resolveCallRaw(scope, from, call, depth + 1)?.refs ?? [];
+    const fits = raw.filter((r) => {
+      const p = r.def.params;
+      return !isType(r) && r.def.returns &&
+        (!p || (call.args >= p[0] && (p[1] < 0 || call.args <= p[1])));
+    });
+    if (fits.length < 2) return undefined;
+    let common: DefRef | undefined;
+    for (const r of fits) {
+      let t = this.typeNamed(this.scopes.get(r.file.path)!, r.def.parent, r.def.returns!).type;
+      for (let i = 0; t?.def.alias && i < 4; i++) t = this.basesOf(t)[0];
+      if (!t || (common && common.node.id !== t.node.id)) return undefined;
+      common = t;
+    }
+    return common;
   }
 
   /** `import { container } from "./c"`: the type of a module-level variable of another file. */

@@ -123,7 +123,10 @@ export const MACRO_MARK = "__m";
  * `#define lua_pop(L,n) lua_settop(L, -(n)-1)` becomes `__m lua_pop(L,n){lua_settop(L, -(n)-1);}`
  * in the same bytes (the directive's `#define ` pays for the marker and the braces; the body keeps
  * its lines). Only at file or namespace level, and only bodies whose brackets balance and that
- * paste or stringize nothing. A call to the macro is a call of what its body calls.
+ * paste or stringize nothing. A call to the macro is a call of what its body calls; a body that
+ * defines things (`struct convert<type> { static Node encode(..) {..} }`) is read as code too, its
+ * definitions folded into the macro (the analyzer keeps no definition inside a macro), so an
+ * invocation where declarations stand (`DEFINE_CONVERT(int);`) makes what they call.
  */
 function macroFunctions(tokens: Token[]): Map<number, string> {
   const edits = new Map<number, string>();
@@ -147,7 +150,7 @@ function macroFunctions(tokens: Token[]): Map<number, string> {
     const body = tk.text.slice(head.length);
     if (!body.trim() || body.includes("#")) continue;
     const inner = tokenize(body.replace(/\\(\r?\n)/g, " $1"));
-    if (!inner.length || !balanced(inner) || declares(inner)) continue;
+    if (!inner.length || !balanced(inner)) continue;
     // the last line of the body gives two characters back for `;}`
     const lines = body.split("\n");
     const last = lines[lines.length - 1];
@@ -184,27 +187,6 @@ function applyEdits(text: string, edits: Map<number, string>): string {
     at = start + rewritten.length;
   }
   return out + text.slice(at);
-}
-
-/**
- * A body that defines things (a class, a template, a function: `f(x) {`) is a code generator, not
- * code: as a function it would credit what it generates to the macro's users.
- */
-function declares(tokens: Token[]): boolean {
-  for (let i = 0; i < tokens.length; i++) {
-    const s = tokens[i].text;
-    if (
-      /^(class|template|namespace|typedef|using|public|private|protected|virtual|operator)$/.test(s)
-    ) return true;
-    if (s === ")" && (tokens[i + 1]?.text === "{" || tokens[i + 1]?.text === "const")) {
-      const open = openParen(tokens, i);
-      const name = open > 0 ? tokens[open - 1] : undefined;
-      if (name?.kind === "id" && !NOT_DECLARATORS.has(name.text) && name.text !== "while") {
-        return true;
-      }
-    }
-  }
-  return false;
 }
 
 function balanced(tokens: Token[]): boolean {

@@ -37,7 +37,8 @@
 ; Type aliases `using Table = SkipList<K, C>;`, `typedef Foo* FooPtr;`: a type whose members are
 ; the aliased type's (it extends it), so `Table::Iterator` and `Table t; t.Insert()` resolve. A
 ; smart pointer alias (`using Ptr = std::shared_ptr<Node>;`) stands for its pointee; other std::
-; types and primitive types are no repository types and make no alias.
+; types and primitive types are no repository types and make no alias. An alias is a class
+; (`@definition.alias`) constructed by its target's constructors.
 (alias_declaration
   name: (type_identifier) @name
   type: (type_descriptor
@@ -48,7 +49,7 @@
       (qualified_identifier name: (template_type name: (type_identifier) @reference.inherits)) @_q
     ])
   (#not-match? @reference.inherits "^(::)?std::")
-  (#not-match? @_q "^(::)?std::")) @definition.class
+  (#not-match? @_q "^(::)?std::")) @definition.alias
 (type_definition
   type: [
     (type_identifier) @reference.inherits
@@ -58,7 +59,7 @@
   ]
   declarator: [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)]
   (#not-match? @reference.inherits "^(::)?std::")
-  (#not-match? @_q "^(::)?std::")) @definition.class
+  (#not-match? @_q "^(::)?std::")) @definition.alias
 (alias_declaration
   name: (type_identifier) @name
   type: (type_descriptor
@@ -177,6 +178,44 @@
   default_value: (number_literal) @_pure
   (#eq? @_pure "0")) @definition.method
 
+; ---- macro expansions --------------------------------------------------------------------------
+; A function-like macro invoked where declarations stand (`YAML_DEFINE_CONVERT(int);`) defines what
+; its body defines: a definition at the invocation whose call is the macro (its body's calls,
+; src/lang/c/macros.ts). Tree-sitter reads the invocation as a declaration, a statement or an error;
+; one without its `;` heads a block (a test case, below).
+(translation_unit
+  (declaration
+    type: (type_identifier) @name @reference.call
+    declarator: (parenthesized_declarator)) @definition.expansion
+  (#match? @name "^[A-Z][A-Z0-9_]{2,}$"))
+(declaration_list
+  (declaration
+    type: (type_identifier) @name @reference.call
+    declarator: (parenthesized_declarator)) @definition.expansion
+  (#match? @name "^[A-Z][A-Z0-9_]{2,}$"))
+(translation_unit
+  (expression_statement
+    (call_expression function: (identifier) @name @reference.call)) @definition.expansion
+  (#match? @name "^[A-Z][A-Z0-9_]{2,}$")
+  (#match? @definition.expansion ";$"))
+(declaration_list
+  (expression_statement
+    (call_expression function: (identifier) @name @reference.call)) @definition.expansion
+  (#match? @name "^[A-Z][A-Z0-9_]{2,}$")
+  (#match? @definition.expansion ";$"))
+(translation_unit
+  (ERROR
+    (function_declarator
+      declarator: (identifier) @name @reference.call
+      parameters: (parameter_list)) @definition.expansion)
+  (#match? @name "^[A-Z][A-Z0-9_]{2,}$"))
+(declaration_list
+  (ERROR
+    (function_declarator
+      declarator: (identifier) @name @reference.call
+      parameters: (parameter_list)) @definition.expansion)
+  (#match? @name "^[A-Z][A-Z0-9_]{2,}$"))
+
 ; ---- test cases --------------------------------------------------------------------------------
 ; Test macros define a test function; its calls are the test's. GoogleTest `TEST(Suite, Name) {}`
 ; (and TEST_F, TEST_P, TYPED_TEST): a method `Name` of the suite, so a fixture's methods are its
@@ -291,6 +330,16 @@
       name: [(type_identifier) @name (template_type name: (type_identifier) @name)])
     declarator: (function_declarator declarator: (identifier)) @reference.new
     (#not-match? @receiver "^(::)?std$")))
+; A call passed to a vexing-parse declaration reads as a parameter with a function type:
+; `std::stringstream s(conv::normalize(input));`, `Foo x(make(a));`.
+(compound_statement
+  (declaration
+    declarator: (function_declarator
+      parameters: (parameter_list
+        (parameter_declaration
+          type: [(type_identifier) @name
+            (qualified_identifier scope: (namespace_identifier) @receiver name: (type_identifier) @name)]
+          declarator: (abstract_function_declarator parameters: (parameter_list) @_args)) @reference.call))))
 (compound_literal_expression
   type: [(type_identifier) @name (template_type name: (type_identifier) @name)]) @reference.new
 (compound_literal_expression
@@ -306,14 +355,17 @@
 
 ; Operator expressions, which call the operator a repository type defines (`out << node`,
 ; `a == b`, `s = other`, `v[i]`, `++it`, `!x`): the operator's token is the name, the left operand
-; (or the only one) the receiver. `@reference.operator` is not read yet (the analyzer skips
-; capture names it does not know): it needs the analyzer to name the call `operator<<` and the
-; resolver to try the receiver type's member, then a free operator taking both operands.
+; (or the only one) the receiver; the call is named `operator<<` and reaches the receiver type's
+; member, else a free operator taking both operands (resolve/calls.ts resolveOperator).
 (binary_expression left: (_) @receiver operator: _ @name right: (_)) @reference.operator
 (assignment_expression left: (_) @receiver operator: _ @name right: (_)) @reference.operator
 (subscript_expression argument: (_) @receiver indices: (subscript_argument_list "[" @name)) @reference.operator
 (unary_expression operator: _ @name argument: (_) @receiver) @reference.operator
 (update_expression operator: _ @name argument: (_) @receiver) @reference.operator
+(update_expression argument: (_) @receiver operator: _ @name) @reference.operator
+(pointer_expression operator: "*" @name argument: (_) @receiver) @reference.operator
+; `for (auto x : items)`: the iterator's `!=`, `++` and `*` (the analyzer names them).
+(for_range_loop right: (_) @name) @reference.range
 
 ; ---- includes ----------------------------------------------------------------------------------
 
