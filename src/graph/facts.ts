@@ -55,6 +55,13 @@ export interface DefFact {
   macro?: boolean;
   /** Declared bounds of generic parameters (`B extends Builder<B>` -> B: Builder). */
   typeBounds?: Record<string, string>;
+  /**
+   * An extension's receiver type (C# `M(this Foo x)`, Kotlin `fun Foo.m()`): `foo.m()` on a value
+   * of that type reaches it where it is visible and no member applies.
+   */
+  receiverType?: string;
+  /** The receiver is the first declared parameter (C#): `x.M(a)` passes `x` as it. */
+  receiverParam?: boolean;
 }
 
 export interface CallFact {
@@ -68,6 +75,8 @@ export interface CallFact {
   isNew?: boolean;
   /** `super(...)`, `this(...)`, `base(...)`: runs a constructor without creating an object. */
   delegate?: boolean;
+  /** Number of explicit type arguments (`Query<int>(...)`: 1), when written. */
+  typeArgs?: number;
   /** Number of arguments, when every one is a plain argument (no spread/splat). */
   args?: number;
   /**

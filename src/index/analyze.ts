@@ -187,6 +187,9 @@ export function analyze(
     const paramNames = paramInfo?.names.length ? paramInfo.names : undefined;
     const returns = callableKind ? returnTypeOf(c.node, spec) : undefined;
     const generics = typeParamsOf(c.node);
+    // An extension's receiver: C#'s `this` parameter, or (where the language says so) the type
+    // written before the name (`fun Foo.m()`).
+    const receiverType = spec.extensionOwners && c.owner ? c.owner : paramInfo?.receiver;
     defs.push({
       name,
       kind,
@@ -204,6 +207,8 @@ export function analyze(
       ...(returns ? { returns } : {}),
       ...(generics ? { typeParams: generics.names } : {}),
       ...(generics && Object.keys(generics.bounds).length ? { typeBounds: generics.bounds } : {}),
+      ...(receiverType ? { receiverType } : {}),
+      ...(paramInfo?.receiver ? { receiverParam: true } : {}),
     });
   });
 
@@ -253,6 +258,7 @@ export function analyze(
     const argList = argsOf(call.node, spec.overloads === true);
     const args = argList?.length;
     const argTypes = argList?.some(Boolean) ? argList : undefined;
+    const typeArgs = call.isNew ? undefined : typeArgCount(call.node, call.name);
     callFacts.push({
       from: defIndexAt(call.node, false, false),
       name: call.isNew ? typeName(call.name.text) : cleanName(call.name.text),
@@ -264,6 +270,7 @@ export function analyze(
       delegate: call.delegate || undefined,
       ...(args !== undefined ? { args } : {}),
       ...(argTypes ? { argTypes } : {}),
+      ...(typeArgs ? { typeArgs } : {}),
     });
   }
   callFacts.sort((a, b) => a.line - b.line);
@@ -323,7 +330,7 @@ export function analyze(
 function paramsOf(
   node: Node,
   spec: LanguageSpec,
-): { range: [number, number]; types: string[]; names: string[] } | undefined {
+): { range: [number, number]; types: string[]; names: string[]; receiver?: string } | undefined {
   const list = parameterList(node, 0);
   if (!list) return undefined;
   let required = 0;
@@ -336,6 +343,7 @@ function paramsOf(
   let variadicNext = false;
   let afterEquals = false;
   let lastOptional: (() => void) | undefined;
+  let receiver: string | undefined;
   for (const p of list.children) {
     if (!p) continue;
     if (!p.isNamed) {
@@ -350,11 +358,20 @@ function paramsOf(
       continue;
     }
     if (/comment|keyword_separator|positional_separator|attribute/.test(p.type)) continue;
+    // Kotlin `vararg x: T`: the modifiers are the parameter's preceding sibling.
+    if (p.type === "parameter_modifiers") {
+      if (/\bvararg\b/.test(p.text)) variadicNext = true;
+      continue;
+    }
     const text = p.text;
     const nameNode = p.childForFieldName("name") ?? p.childForFieldName("pattern") ??
       declaratorName(p.childForFieldName("declarator"));
     if (first) {
       first = false;
+      // C# `static M(this Foo x, ...)`: an extension method of Foo.
+      const mods = p.namedChildren.filter((c) => c?.type === "modifier").map((c) => c!.text);
+      const type = p.childForFieldName("type");
+      if (mods.includes("this") && type) receiver = valueType(type.text, spec) || undefined;
       const selfName = nameNode ? nameNode.text : text.split(/[:\s]/)[0];
       if (spec.selfNames.includes(selfName) && !/^this\s/.test(text)) continue; // bound by the receiver
     }
@@ -373,7 +390,7 @@ function paramsOf(
       p.namedChildren.find((c) =>
         c !== null && /type$/.test(c.type) && c.type !== "parameter_modifiers"
       );
-    types.push(declared ? valueType(declared.text, spec) : "");
+    types.push(declared ? paramType(declared.text, spec) : "");
     if (max >= 0) max++;
     const optional = /default|optional/.test(p.type) || p.childForFieldName("value") !== null ||
       p.childForFieldName("default_value") !== null || /\?\s*:/.test(text) || /=/.test(text);
@@ -382,7 +399,7 @@ function paramsOf(
       lastOptional = () => required--;
     } else lastOptional = undefined;
   }
-  return { range: [required, max], types, names };
+  return { range: [required, max], types, names, ...(receiver ? { receiver } : {}) };
 }
 
 /** The name a C/C++ declarator declares: `*e`, `&e`, `e[3]`, `(*f)(int)` -> e, f. */
@@ -430,6 +447,16 @@ function typeParamsOf(node: Node): { names: string[]; bounds: Record<string, str
     // `B extends Builder<T, B>`, `T: Trait`: members of a T are the bound's (erasure).
     if (m[2]) bounds[m[1]] = typeName(m[2]);
   }
+  // C# `where T : IFoo, new()`: the first type constraint is the bound.
+  for (const clause of node.namedChildren) {
+    if (clause?.type !== "type_parameter_constraints_clause") continue;
+    const param = clause.namedChildren[0]?.text;
+    const bound = clause.namedChildren.find((c) =>
+      c?.type === "type_parameter_constraint" &&
+      /^(identifier|generic_name|qualified_name)$/.test(c.namedChildren[0]?.type ?? "")
+    );
+    if (param && bound && names.includes(param)) bounds[param] ??= typeName(bound.text);
+  }
   return names.length ? { names, bounds } : undefined;
 }
 
@@ -476,6 +503,18 @@ function argsOf(node: Node, typed: boolean): string[] | undefined {
   return out;
 }
 
+/** Explicit type arguments of a call (`M<int, string>(...)`, Kotlin `f<Int>()`), if written. */
+function typeArgCount(call: Node, name: Node): number | undefined {
+  let list = name.parent?.type === "generic_name"
+    ? name.parent.namedChildren.find((c) => c?.type === "type_argument_list")
+    : undefined;
+  if (!list && contains(call, name)) {
+    const suffix = call.namedChildren.find((c) => c?.type === "call_suffix");
+    list = suffix?.namedChildren.find((c) => c?.type === "type_arguments");
+  }
+  return list ? list.namedChildren.filter((c) => c && !/comment/.test(c.type)).length : undefined;
+}
+
 /** `=name` for an argument that is a bare name, else "". */
 function bareName(a: Node): string {
   return a.type === "identifier" && a.text.length <= 80 ? `=${a.text}` : "";
@@ -505,7 +544,10 @@ function argType(a: Node): string {
     const type = a.childForFieldName("type");
     return type ? typeName(type.text) : "";
   }
-  if (t === "identifier" || t === "field_access" || t === "member_expression") {
+  if (
+    /^(identifier|field_access|member_expression|navigation_expression|member_access_expression)$/
+      .test(t)
+  ) {
     return a.text.length <= 80 ? `=${normalizeReceiver(a.text)}` : "";
   }
   // A call's value: typed on demand from the callee's declared return type.
@@ -562,6 +604,13 @@ export function valueType(text: string, spec: LanguageSpec): string {
   }
   if (/^["'(]/.test(t)) t = t.replace(/^["']|["']$/g, "");
   return typeName(t);
+}
+
+/** A parameter's type for overload choice: as valueType, keeping its type arguments (`IRequest<T>`). */
+function paramType(text: string, spec: LanguageSpec): string {
+  const bare = valueType(text, spec);
+  const generic = text.trim().match(/^([\w.$]+)\s*(<[\s\S]*>)\??$/);
+  return generic && bare && generic[1].split(".").pop() === bare ? `${bare}${generic[2]}` : bare;
 }
 
 /** Splits on a separator outside brackets. */

@@ -132,4 +132,18 @@ export interface LanguageSpec {
   typeWrappers?: string[];
   /** Type names that mean "no value" in a union (`None`, `null`, `undefined`). */
   nullTypes?: string[];
+  /**
+   * A definition's `@owner` is an extension's receiver type (Kotlin `fun Foo.m()`): besides
+   * being Foo's member when Foo is a repository type, it extends values of any type named so.
+   */
+  extensionOwners?: boolean;
+  /**
+   * Outside generic methods that return a value of their type argument (dependency-injection
+   * factories: `GetRequiredService<IMediator>()`): the call's value has that type.
+   */
+  genericFactories?: string[];
+  /** Code in namespace `A.B` sees namespace `A`'s names without importing it (C#). */
+  enclosingNamespaces?: boolean;
+  /** The type of a class literal (`Foo::class` is a `KClass`), for extensions on it. */
+  classLiteralType?: string;
 }

@@ -12,11 +12,11 @@ import {
 } from "./model.ts";
 import { callable, distinct, isCallable, isType } from "./refs.ts";
 import { isSuperCall } from "./text.ts";
-import { Types } from "./types.ts";
+import { Extensions } from "./extensions.ts";
 import { chooseOverload } from "./overloads.ts";
 
 /** Calls: receivers, constructors, overloads, function values; the edges of every file. */
-export class Resolver extends Types {
+export class Resolver extends Extensions {
   run(only?: Set<string>): Resolution {
     // Owners and bases first: method lookups through self/this depend on them.
     for (const scope of this.scopes.values()) this.attachOwners(scope);
@@ -241,7 +241,7 @@ export class Resolver extends Types {
     if (own.length) {
       return own.length === 1 || !spec?.overloads
         ? chooseOverload(own, call.args)
-        : this.byArgumentTypes(scope, from, own, call);
+        : this.byArgumentTypes(scope, from, own, { ...call, typeArgs: undefined });
     }
     if (!spec?.inheritsConstructors) return [];
     for (const base of this.basesOf(type)) {
@@ -279,10 +279,7 @@ export class Resolver extends Types {
    */
   byArgumentTypes(scope: FileScope, from: number, refs: DefRef[], call: CallShape): DefRef[] {
     const args = call.args;
-    const fits = args === undefined ? refs : refs.filter((r) => {
-      const p = r.def.params;
-      return !p || (args >= p[0] && (p[1] < 0 || args <= p[1]));
-    });
+    const fits = refs.filter((r) => fitsArity(r, args) && fitsTypeArgs(r, call.typeArgs));
     if (fits.length < 2) return fits;
     const argTypes = (call.argTypes ?? []).map((a) => {
       if (!a.startsWith("=")) return a;
@@ -334,8 +331,9 @@ export class Resolver extends Types {
   ): number {
     // Language spellings of the same types (C# `string`, Kotlin `Int`) meet on one name.
     const arg = scope.spec.typeAliases?.[argWritten] ?? argWritten;
-    const param = this.scopes.get(target.file.path)?.spec.typeAliases?.[paramWritten] ??
-      paramWritten;
+    // A parameter type keeps its type arguments (`IRequest<T>`) for resolution only.
+    const paramBare = paramWritten.replace(/<[\s\S]*>$/, "");
+    const param = this.scopes.get(target.file.path)?.spec.typeAliases?.[paramBare] ?? paramBare;
     if (arg === param) return 2;
     const box: Record<string, string> = {
       int: "Integer",
@@ -356,7 +354,8 @@ export class Resolver extends Types {
     const primitive = (t: string) => t in box;
     if (box[arg] === param || box[param] === arg) return 1;
     if (widen[arg]?.includes(param)) return 1;
-    if (param === "Object") return primitive(arg) ? 0 : 1;
+    // Conversion to `object` is the least specific of all (below any interface or base).
+    if (param === "Object") return primitive(arg) ? 0 : 0.5;
     if (arg === "null") return primitive(param) ? -100 : 1;
     if (primitive(arg) !== primitive(param)) {
       return primitive(arg) && /^(Number|Comparable|Serializable)$/.test(param) ? 1 : -100;
@@ -364,14 +363,27 @@ export class Resolver extends Types {
     if (primitive(arg)) return -100;
     // Reference types: a repository subtype, a generic parameter, or unknown (no evidence).
     const ts = this.scopes.get(target.file.path)!;
-    const p = this.resolveTypeRef(ts, target.def.parent, param).filter(isType)[0];
+    const p = this.resolveTypeRef(ts, target.def.parent, paramWritten).filter(isType)[0];
     const a = this.resolveTypeRef(scope, from, arg).filter(isType)[0];
     if (!p) {
-      if (target.def.typeParams?.includes(param)) return 0;
+      // The method's own type parameter is inferred from the argument: an identity conversion,
+      // better than one to `object` but not as good as a non-generic exact match; its bound
+      // (`where T : INotification`) must hold.
+      if (target.def.typeParams?.includes(param)) {
+        const bound = target.def.typeBounds?.[param];
+        const b = bound
+          ? this.resolveTypeRef(ts, target.def.parent, bound).filter(isType)[0]
+          : undefined;
+        if (b && a) return this.isSubtype(a, b) ? 1.5 : -100;
+        return b && (arg === "String" || primitive(arg)) ? -100 : 1.5;
+      }
       for (let at = target.def.parent; at >= 0; at = ts.refs[at].def.parent) {
         if (ts.refs[at].def.typeParams?.includes(param)) return 0;
       }
-      return arg === "String" || !a ? -100 : 0;
+      if (arg === "String" || !a) return -100;
+      // A repository type converts to an outside type only through a base it names.
+      if (this.writtenBases(a).has(param)) return 1;
+      return this.writtenBases(a).size ? 0 : -100;
     }
     if (!a) return arg === "String" || /^[a-z]/.test(arg) ? -100 : 0;
     return this.isSubtype(a, p) ? 1 : -100;
@@ -441,6 +453,15 @@ export class Resolver extends Types {
         }
         return { refs, confidence: found.confidence };
       }
+      // Inside an extension (`fun RawOption.double() = convert { ... }`): the receiver's members
+      // and extensions, where its type is no repository type the extension is a member of.
+      const implicit = this.extensionReceiver(scope, from);
+      if (implicit) {
+        const own = implicit.type ? this.member(implicit.type, name) : [];
+        if (own.length) return { refs: callable(own), confidence: CONF_TYPED };
+        const ext = this.extensionCall(scope, from, call, implicit);
+        if (ext.length) return { refs: ext, confidence: CONF_TYPED };
+      }
       // `f = make_handler(); f()`, `g = other`: a local holding a function.
       const value = this.valueOfVariable(scope, from, name, depth);
       return value.length ? { refs: value, confidence: CONF_TYPED, via: "value" } : undefined;
@@ -498,12 +519,22 @@ export class Resolver extends Types {
     const typed = this.typeOfExpr(scope, from, receiver, depth + 1);
     if (typed.type) {
       const refs = this.member(typed.type, name);
+      // A member the arguments fit wins; else an extension may (C#, Kotlin).
+      if (refs.length && refs.some((r) => fitsArity(r, call.args))) {
+        return { refs: callable(refs), confidence: CONF_TYPED };
+      }
+      const ext = this.extensionCall(scope, from, call, typed);
+      if (ext.length) return { refs: ext, confidence: CONF_TYPED };
       if (refs.length) return { refs: callable(refs), confidence: CONF_TYPED };
       const value = this.fieldValue(typed.type, name, depth);
       if (value.length) return { refs: value, confidence: CONF_TYPED, via: "value" };
       return undefined; // known type, unknown member: an external base, or a miss
     }
-    if (typed.known) return undefined; // a type from outside the repository
+    if (typed.known) {
+      // A type from outside the repository: only an extension of the repository's.
+      const ext = this.extensionCall(scope, from, call, typed);
+      return ext.length ? { refs: ext, confidence: CONF_TYPED } : undefined;
+    }
 
     // Last resort: a method name defined exactly once in the repository, and not a common one.
     // A receiver named like a type that we could not resolve is a type from outside
@@ -519,4 +550,15 @@ export class Resolver extends Types {
     }
     return undefined;
   }
+}
+
+/** Whether a definition's parameters take `args` arguments. */
+export function fitsArity(r: DefRef, args: number | undefined): boolean {
+  const p = r.def.params;
+  return args === undefined || !p || (args >= p[0] && (p[1] < 0 || args <= p[1]));
+}
+
+/** Whether a method declares as many type parameters as the call passes type arguments. */
+export function fitsTypeArgs(r: DefRef, typeArgs: number | undefined): boolean {
+  return !typeArgs || isType(r) || (r.def.typeParams?.length ?? 0) === typeArgs;
 }

@@ -17,6 +17,8 @@ export interface CallShape {
   delegate?: boolean;
   args?: number;
   argTypes?: string[];
+  /** Explicit type arguments written at the call (`M<int>()`), which the overload must declare. */
+  typeArgs?: number;
 }
 
 export interface Found {

@@ -15,7 +15,7 @@ import {
   MAX_DEPTH,
 } from "./model.ts";
 import { distinct, isType, nearest, packageOf, push, repoFiles, sameSymbol } from "./refs.ts";
-import { lastDot } from "./text.ts";
+import { lastDot, splitArgs } from "./text.ts";
 
 /**
  * Names seen from a place: the structure of every file (owners, bases, nesting), imports and
@@ -80,7 +80,7 @@ export abstract class Scopes {
       for (const r of refs) {
         this.byId.set(r.node.id, r);
         if (spec.openTypes && TYPE_KINDS.has(r.def.kind)) {
-          const key = `${this.family(f.language)}\0${r.node.qualified_name}`;
+          const key = openKey(this.family(f.language), r);
           const parts = this.openParts.get(key);
           if (parts) parts.push(r);
           else this.openParts.set(key, [r]);
@@ -449,16 +449,28 @@ export abstract class Scopes {
   }
 
   resolveTypeRef(scope: FileScope, from: number, written: string): DefRef[] {
-    const parts = written.replace(/::/g, ".").split(".").filter(Boolean);
+    // `IRequest<Pong>`: where a name has several generic arities (C# `IRequest`, `IRequest<T>`),
+    // the count of type arguments tells them apart.
+    const generic = written.match(/^([^<]*)<([\s\S]*)>$/);
+    const arity = generic ? splitArgs(generic[2]).length : 0;
+    const parts = (generic ? generic[1] : written).replace(/::/g, ".").split(".").filter(Boolean);
     const name = parts.pop();
     if (!name) return [];
+    const byArity = (refs: DefRef[]) => {
+      if (refs.length < 2) return refs;
+      const same = refs.filter((r) => (r.def.typeParams?.length ?? 0) === arity);
+      return same.length ? same : refs;
+    };
     if (parts.length) {
       const viaQualifier = this.memberOfQualifier(scope, from, parts.join("."), name).filter(
         isType,
       );
-      if (viaQualifier.length) return viaQualifier;
+      if (viaQualifier.length) return byArity(viaQualifier);
     }
-    return this.lookup(scope, from, name, isType, true).refs;
+    // The type of that arity first (a scope may hold both), else any of the name.
+    const sameArity = (r: DefRef) => isType(r) && (r.def.typeParams?.length ?? 0) === arity;
+    const exact = this.lookup(scope, from, name, sameArity, true).refs;
+    return exact.length ? exact : this.lookup(scope, from, name, isType, true).refs;
   }
 
   within(scope: FileScope, index: number, ancestor: number): boolean {
@@ -520,8 +532,7 @@ export abstract class Scopes {
   /** The definitions that together make a type: itself, or every part of an open type. */
   partsOf(type: DefRef): DefRef[] {
     if (!this.isOpen(type) || !TYPE_KINDS.has(type.def.kind)) return [type];
-    const key = `${this.family(type.file.language)}\0${type.node.qualified_name}`;
-    return this.openParts.get(key) ?? [type];
+    return this.openParts.get(openKey(this.family(type.file.language), type)) ?? [type];
   }
 
   /** A file's hints by variable (built once per file). */
@@ -548,4 +559,9 @@ export abstract class Scopes {
     call: CallShape,
     depth: number,
   ): Found | undefined;
+}
+
+/** One open type's parts share family, qualified name and generic arity (`IRequest<T>` is not `IRequest`). */
+function openKey(family: string, r: DefRef): string {
+  return `${family}\0${r.node.qualified_name}\0${r.def.typeParams?.length ?? 0}`;
 }

@@ -61,8 +61,13 @@ export abstract class Types extends Scopes {
     if (expr.endsWith(")")) {
       const open = openingParen(expr);
       if (open <= 0) return {};
-      const callee = expr.slice(0, open).replace(/<[^()]*>$/, "").trim();
+      const written = expr.slice(0, open).trim();
+      const callee = written.replace(/<[^()]*>$/, "").trim();
       if (!callee) return {};
+      // `Make<Foo>()`: the explicit type arguments.
+      const typeArgs = written.length > callee.length
+        ? splitArgs(written.slice(callee.length).trim().slice(1, -1))
+        : [];
       const dot = lastDot(callee);
       const name = dot < 0 ? callee : callee.slice(dot + 1);
       const receiver = dot < 0 ? undefined : callee.slice(0, dot);
@@ -79,11 +84,24 @@ export abstract class Types extends Scopes {
         name,
         receiver,
         args: args.length,
+        ...(typeArgs.length ? { typeArgs: typeArgs.length } : {}),
         argTypes: args.map(literalType),
       }, depth + 1);
       const target = found?.refs[0];
-      if (!target) return {};
+      if (!target) {
+        // An outside generic factory (`sp.GetRequiredService<IMediator>()`) makes its argument.
+        return typeArgs.length === 1 && spec.genericFactories?.includes(name)
+          ? this.typeNamed(scope, from, typeArgs[0])
+          : {};
+      }
       if (isType(target)) return { type: target };
+      // `T Make<T>()` called as `Make<Foo>()`: the value is a Foo.
+      const typeParam = target.def.returns
+        ? target.def.typeParams?.indexOf(target.def.returns)
+        : -1;
+      if (typeParam !== undefined && typeParam >= 0) {
+        return typeArgs[typeParam] ? this.typeNamed(scope, from, typeArgs[typeParam]) : {};
+      }
       if (target.def.returns) {
         const ts = this.scopes.get(target.file.path)!;
         // `-> Self`, `: this`: a builder returns its own type.
@@ -94,6 +112,10 @@ export abstract class Types extends Scopes {
         return this.typeNamed(ts, target.def.parent, target.def.returns);
       }
       return {};
+    }
+    // `Foo::class` (read as `Foo.class`): a class literal, typed as the language says.
+    if (spec.classLiteralType && /^[\w$.]+\.class$/.test(expr)) {
+      return { known: true, name: spec.classLiteralType };
     }
     const found = this.hintFor(scope, from, expr);
     if (found) {
@@ -200,6 +222,8 @@ export abstract class Types extends Scopes {
       const t = this.fieldTypeOf(base, field, depth + 1, seen);
       if (t.type || t.known) return t;
     }
+    // `KModifier.PUBLIC`: an enum's constant is a value of the enum.
+    if (type.def.kind === "Enum" && /^[A-Z]/.test(field)) return { type };
     return {};
   }
 

@@ -46,6 +46,19 @@ export const csharp: LanguageSpec = {
   superNames: ["base"],
   returnFields: ["returns", "type"],
   typeWrappers: ["Task", "ValueTask", "Nullable"],
+  enclosingNamespaces: true,
+  // Dependency-injection containers (Microsoft.Extensions.DependencyInjection, Lamar,
+  // StructureMap, Autofac, Stashbox, ...): `sp.GetRequiredService<IMediator>()` is an IMediator.
+  genericFactories: [
+    "GetService",
+    "GetRequiredService",
+    "GetKeyedService",
+    "GetRequiredKeyedService",
+    "GetInstance",
+    "TryGetInstance",
+    "Resolve",
+    "ResolveOptional",
+  ],
   moduleName: (_path, pkg) => pkg ?? "",
   resolveImport: (imp, _fromPath, repo) => resolveUsing(imp, repo),
   normalizeImport(imp) {

@@ -27,10 +27,11 @@
 ; Inheritance: the base list mixes the base class and interfaces; the target's kind decides.
 ; (A base list belongs to the class, record, struct or interface around it.)
 (base_list [(identifier) (qualified_name)] @reference.inherits)
-(base_list (generic_name (identifier) @reference.inherits))
+; `IRequest<Pong>` whole: its arity tells it from `IRequest`.
+(base_list (generic_name) @reference.inherits)
 ; `record B(int X) : A(X)`
 (base_list (primary_constructor_base_type type: [(identifier) (qualified_name)] @reference.inherits))
-(base_list (primary_constructor_base_type type: (generic_name (identifier) @reference.inherits)))
+(base_list (primary_constructor_base_type type: (generic_name) @reference.inherits))
 
 ; ---------------------------------------------------------------------------------------------
 ; Calls: M(), M<T>(), obj.M(), Type.M<T>(), this.M(), base.M(), obj?.M()

@@ -29,6 +29,9 @@ export const kotlin: LanguageSpec = {
     Short: "short",
     Any: "Object",
   },
+  // `fun Foo.m()`: an extension of every value typed Foo (a typealias, a nested or outside type).
+  extensionOwners: true,
+  classLiteralType: "KClass",
   constructorNames: ["constructor"],
   primaryConstructor: true,
   superNames: ["super"],

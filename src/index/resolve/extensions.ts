@@ -1,0 +1,169 @@
+import type { CallShape, DefRef, FileScope, TypeOf } from "./model.ts";
+import { isType, packageOf, push } from "./refs.ts";
+import { Types } from "./types.ts";
+
+/**
+ * Extension methods and functions (C# `static M(this Foo x)`, Kotlin `fun Foo.m()`): what the
+ * compiler does when a call `x.m(...)` finds no member `m` on x's type. It looks at the
+ * extensions named `m` that are in scope (the same file, the file's namespace or package and,
+ * in C#, its enclosing namespaces, namespaces and names imported), keeps those whose receiver
+ * type x converts to and whose parameters the arguments fit, and takes the most specific
+ * receiver, then chooses among overloads by argument types as for any call.
+ */
+export abstract class Extensions extends Types {
+  /** Extensions by family, by name (built on first use). */
+  extensionIndex?: Map<string, Map<string, DefRef[]>>;
+
+  /** Chooses among overloads by arguments (the calls layer). */
+  abstract byArgumentTypes(
+    scope: FileScope,
+    from: number,
+    refs: DefRef[],
+    call: CallShape,
+  ): DefRef[];
+
+  /** Extensions named `name` in the repository (any visibility). */
+  extensionsNamed(scope: FileScope, name: string): DefRef[] {
+    if (!this.extensionIndex) {
+      this.extensionIndex = new Map();
+      for (const s of this.scopes.values()) {
+        for (const r of s.refs) {
+          if (r.def.receiverType) {
+            push(this.extensionIndex, this.family(s.facts.language), r.def.name, r);
+          }
+        }
+      }
+    }
+    return this.extensionIndex.get(this.family(scope.facts.language))?.get(name) ?? [];
+  }
+
+  /** Whether an extension is in scope in a file (its namespace or package, or imported). */
+  extensionVisible(scope: FileScope, ext: DefRef): boolean {
+    if (ext.file === scope.facts) return true;
+    const es = this.scopes.get(ext.file.path);
+    if (!es) return false;
+    // The namespace the extension is declared in (a file may hold several), and its class.
+    let there = packageOf(es);
+    let owner: string | undefined;
+    for (let at = ext.def.parent; at >= 0; at = es.refs[at].def.parent) {
+      const r = es.refs[at];
+      if (r.def.kind === "Module") {
+        there = r.node.qualified_name;
+        break;
+      }
+      owner ??= isType(r) ? r.node.qualified_name : undefined;
+    }
+    if (there === undefined) return true; // the global namespace, the default package
+    const here = packageOf(scope);
+    if (here === there) return true;
+    if (here !== undefined && scope.spec.enclosingNamespaces && here.startsWith(`${there}.`)) {
+      return true;
+    }
+    // `using A.B;`, `import a.b.*`, `import a.b.f`, `using static A.B.Extensions;`.
+    return scope.facts.imports.some((imp) =>
+      imp.wildcard
+        ? imp.source === there || imp.source === owner
+        : imp.source === there && imp.name === ext.def.name
+    );
+  }
+
+  /**
+   * How a receiver fits an extension's receiver type: 3 the same type, 2 a subtype (or a type
+   * whose written bases name it), 1 possible (an outside type to an outside type, a generic
+   * receiver, `object`/`Any`), 0 not at all.
+   */
+  receiverFit(receiver: TypeOf, ext: DefRef): number {
+    const es = this.scopes.get(ext.file.path);
+    if (!es || !ext.def.receiverType) return 0;
+    let written = ext.def.receiverType;
+    if ((es.spec.typeAliases?.[written] ?? written) === "Object") return 1;
+    if (ext.def.typeParams?.includes(written)) {
+      const bound = ext.def.typeBounds?.[written];
+      if (!bound || bound === written) return 1; // `this T x`: any value
+      written = bound;
+    }
+    const target = this.resolveTypeRef(es, ext.def.parent, written).filter(isType)[0];
+    if (receiver.type) {
+      if (target) {
+        if (receiver.type.node.id === target.node.id) return 3;
+        return this.isSubtype(receiver.type, target) ? 2 : 0;
+      }
+      // A receiver type written qualified (`fun A.B.f()`), or an outside base the type names.
+      if (receiver.type.def.name === written) return 3;
+      return this.writtenBases(receiver.type).has(written) ? 2 : 0;
+    }
+    if (!receiver.known || target) return 0; // an outside type never extends a repository one
+    const name = receiver.name?.split(".").pop();
+    return name === written ? 3 : 1;
+  }
+
+  /**
+   * The implicit receiver inside an extension that is no member of a repository type (its
+   * receiver a typealias, a nested or outside type): the nearest such enclosing extension's.
+   */
+  extensionReceiver(scope: FileScope, from: number): TypeOf | undefined {
+    for (let at = from; at >= 0; at = scope.refs[at].def.parent) {
+      const r = scope.refs[at];
+      if (this.ownerType.has(r.node.id)) return undefined; // a member of its receiver type
+      if (!r.def.receiverType || r.def.receiverParam) continue;
+      const t = this.typeNamed(scope, at, r.def.receiverType);
+      return t.type || t.known ? t : undefined;
+    }
+    return undefined;
+  }
+
+  /** Every base name a repository type states, through its repository bases. */
+  writtenBases(type: DefRef, seen = new Set<string>()): Set<string> {
+    const out = new Set<string>();
+    if (seen.has(type.node.id)) return out;
+    seen.add(type.node.id);
+    for (const part of this.partsOf(type)) {
+      for (const h of part.file.inherits) {
+        if (h.from !== part.index) continue;
+        out.add(h.name.replace(/<[\s\S]*>$/, "").split(/\.|::/).pop()!.trim());
+      }
+    }
+    for (const base of this.basesOf(type)) {
+      for (const n of this.writtenBases(base, seen)) out.add(n);
+    }
+    return out;
+  }
+
+  /**
+   * The extension a call `x.m(...)` reaches when x's type (a repository type without member m, or
+   * an outside type) has none: visible, receiver and arguments fitting, most specific receiver
+   * first, then by arguments. Empty when none applies or the choice stays open.
+   */
+  extensionCall(scope: FileScope, from: number, call: CallShape, receiver: TypeOf): DefRef[] {
+    if (!receiver.type && !receiver.known) return [];
+    const named = this.extensionsNamed(scope, call.name);
+    if (!named.length) return [];
+    let best = 0;
+    let ranked: DefRef[] = [];
+    for (const ext of named) {
+      if (!this.extensionVisible(scope, ext)) continue;
+      const fit = this.receiverFit(receiver, ext);
+      if (!fit) continue;
+      // An outside value's own method may be meant: a common name proves nothing then.
+      if (fit === 1 && scope.spec.commonMethods?.includes(call.name)) continue;
+      const args = call.args === undefined
+        ? undefined
+        : call.args + (ext.def.receiverParam ? 1 : 0);
+      const p = ext.def.params;
+      if (args !== undefined && p && !(args >= p[0] && (p[1] < 0 || args <= p[1]))) continue;
+      if (call.typeArgs && (ext.def.typeParams?.length ?? 0) !== call.typeArgs) continue;
+      if (fit > best) {
+        best = fit;
+        ranked = [ext];
+      } else if (fit === best) ranked.push(ext);
+    }
+    if (ranked.length < 2) return ranked;
+    // `x.M(a)` is `M(x, a)` where the receiver is the first parameter; its fit is ranked above.
+    const shift = ranked[0].def.receiverParam ? 1 : 0;
+    return this.byArgumentTypes(scope, from, ranked, {
+      ...call,
+      args: call.args === undefined ? undefined : call.args + shift,
+      argTypes: call.argTypes && shift ? ["", ...call.argTypes] : call.argTypes,
+    });
+  }
+}
