@@ -75,6 +75,8 @@ export interface CallFact {
   isNew?: boolean;
   /** `super(...)`, `this(...)`, `base(...)`: runs a constructor without creating an object. */
   delegate?: boolean;
+  /** Parameter names of named arguments by position ("" positional), when any is named. */
+  argNames?: string[];
   /** Number of explicit type arguments (`Query<int>(...)`: 1), when written. */
   typeArgs?: number;
   /** Number of arguments, when every one is a plain argument (no spread/splat). */

@@ -259,6 +259,7 @@ export function analyze(
     const args = argList?.length;
     const argTypes = argList?.some(Boolean) ? argList : undefined;
     const typeArgs = call.isNew ? undefined : typeArgCount(call.node, call.name);
+    const argNames = argList?.names.some(Boolean) ? argList.names : undefined;
     callFacts.push({
       from: defIndexAt(call.node, false, false),
       name: call.isNew ? typeName(call.name.text) : cleanName(call.name.text),
@@ -271,6 +272,7 @@ export function analyze(
       ...(args !== undefined ? { args } : {}),
       ...(argTypes ? { argTypes } : {}),
       ...(typeArgs ? { typeArgs } : {}),
+      ...(argNames ? { argNames } : {}),
     });
   }
   callFacts.sort((a, b) => a.line - b.line);
@@ -464,7 +466,7 @@ function typeParamsOf(node: Node): { names: string[]; bounds: Record<string, str
  * Arguments of a call when they can be counted (no spread, splat or block pass), each with the
  * static type the call site shows (see CallFact.argTypes).
  */
-function argsOf(node: Node, typed: boolean): string[] | undefined {
+function argsOf(node: Node, typed: boolean): (string[] & { names: string[] }) | undefined {
   let list = node.childForFieldName("arguments");
   let trailing = 0;
   if (!list) {
@@ -481,6 +483,7 @@ function argsOf(node: Node, typed: boolean): string[] | undefined {
   }
   if (!list) return undefined;
   const out: string[] = [];
+  const names: string[] = [];
   let named = false;
   for (const raw of list.namedChildren) {
     if (!raw || /comment/.test(raw.type)) continue;
@@ -496,11 +499,15 @@ function argsOf(node: Node, typed: boolean): string[] | undefined {
     ) {
       named = true;
     }
+    // A named argument's parameter name (`buffered: false`, `modifiers = x`).
+    const name = named && wrapped ? raw.namedChildren[0]?.text.trim() ?? "" : "";
+    names.push(/^[A-Za-z_][\w]*$/.test(name) ? name : named ? "?" : "");
     // Only overload choice reads literal types; a bare name may be a function passed as a value.
     out.push(named ? "" : typed ? argType(a) : bareName(a));
   }
-  for (let i = 0; i < trailing; i++) out.push("");
-  return out;
+  for (let i = 0; i < trailing; i++) out.push(typed ? "λ" : "");
+  for (let i = 0; i < trailing; i++) names.push("");
+  return Object.assign(out, { names });
 }
 
 /** Explicit type arguments of a call (`M<int, string>(...)`, Kotlin `f<Int>()`), if written. */
@@ -528,6 +535,10 @@ function argType(a: Node): string {
       .test(t)
   ) {
     return "String";
+  }
+  // A lambda: a value of a function type (LanguageSpec.functionTypes), written `λ`.
+  if (/^(lambda_expression|anonymous_method_expression|lambda_literal|annotated_lambda)$/.test(t)) {
+    return "λ";
   }
   if (t === "real_literal") return /[fF]$/.test(a.text) ? "float" : "double";
   if (t === "number_literal") return /[.eE]/.test(a.text) ? "double" : "int";
@@ -608,6 +619,8 @@ export function valueType(text: string, spec: LanguageSpec): string {
 
 /** A parameter's type for overload choice: as valueType, keeping its type arguments (`IRequest<T>`). */
 function paramType(text: string, spec: LanguageSpec): string {
+  // Kotlin `(T) -> Unit`, `T.() -> Unit`: a function type.
+  if (/^[^<]*->/.test(text.replace(/^[\s(]*suspend\s+/, ""))) return "λ";
   const bare = valueType(text, spec);
   const generic = text.trim().match(/^([\w.$]+)\s*(<[\s\S]*>)\??$/);
   return generic && bare && generic[1].split(".").pop() === bare ? `${bare}${generic[2]}` : bare;

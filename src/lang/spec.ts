@@ -142,6 +142,13 @@ export interface LanguageSpec {
    * factories: `GetRequiredService<IMediator>()`): the call's value has that type.
    */
   genericFactories?: string[];
+  /**
+   * Type arguments are inferred from a call's arguments only (C#): a generic method whose type
+   * parameter no parameter mentions (`T Query<T>(string sql)`) needs them written.
+   */
+  argumentInference?: boolean;
+  /** Function (delegate) types a lambda argument converts to, for overload choice (`Action`). */
+  functionTypes?: string[];
   /** Code in namespace `A.B` sees namespace `A`'s names without importing it (C#). */
   enclosingNamespaces?: boolean;
   /** The type of a class literal (`Foo::class` is a `KClass`), for extensions on it. */

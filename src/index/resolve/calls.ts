@@ -279,7 +279,10 @@ export class Resolver extends Extensions {
    */
   byArgumentTypes(scope: FileScope, from: number, refs: DefRef[], call: CallShape): DefRef[] {
     const args = call.args;
-    const fits = refs.filter((r) => fitsArity(r, args) && fitsTypeArgs(r, call.typeArgs));
+    const fits = refs.filter((r) =>
+      fitsArity(r, args) && fitsTypeArgs(r, call.typeArgs) && fitsNames(r, call.argNames) &&
+      (call.typeArgs || !scope.spec.argumentInference || inferable(r))
+    );
     if (fits.length < 2) return fits;
     const argTypes = (call.argTypes ?? []).map((a) => {
       if (!a.startsWith("=")) return a;
@@ -335,6 +338,24 @@ export class Resolver extends Extensions {
     const paramBare = paramWritten.replace(/<[\s\S]*>$/, "");
     const param = this.scopes.get(target.file.path)?.spec.typeAliases?.[paramBare] ?? paramBare;
     if (arg === param) return 2;
+    // A lambda converts to a function (delegate) type, never to a class or a plain value.
+    if (arg === "λ" || param === "λ") {
+      const fns = this.scopes.get(target.file.path)?.spec.functionTypes;
+      if (!fns) return 0;
+      if (arg === "λ" && fns.includes(param)) return 2;
+      const other = arg === "λ" ? paramWritten : argWritten;
+      const ref = this.resolveTypeRef(
+        arg === "λ" ? this.scopes.get(target.file.path)! : scope,
+        arg === "λ" ? target.def.parent : from,
+        other,
+      ).filter(isType)[0];
+      if (ref) return ref.def.kind === "Interface" ? 0 : -100;
+      return /^(String|Object|boolean|int|long|double|float|char|short|byte)$/.test(
+          this.scopes.get(target.file.path)?.spec.typeAliases?.[other] ?? other,
+        ) && other !== "Object"
+        ? -100
+        : 0;
+    }
     const box: Record<string, string> = {
       int: "Integer",
       long: "Long",
@@ -375,7 +396,7 @@ export class Resolver extends Extensions {
           ? this.resolveTypeRef(ts, target.def.parent, bound).filter(isType)[0]
           : undefined;
         if (b && a) return this.isSubtype(a, b) ? 1.5 : -100;
-        return b && (arg === "String" || primitive(arg)) ? -100 : 1.5;
+        return b ? -100 : 1.5; // an outside type never meets a repository bound
       }
       for (let at = target.def.parent; at >= 0; at = ts.refs[at].def.parent) {
         if (ts.refs[at].def.typeParams?.includes(param)) return 0;
@@ -561,4 +582,27 @@ export function fitsArity(r: DefRef, args: number | undefined): boolean {
 /** Whether a method declares as many type parameters as the call passes type arguments. */
 export function fitsTypeArgs(r: DefRef, typeArgs: number | undefined): boolean {
   return !typeArgs || isType(r) || (r.def.typeParams?.length ?? 0) === typeArgs;
+}
+
+/** Whether every type parameter of a method appears in its parameters' types (can be inferred). */
+function inferable(r: DefRef): boolean {
+  if (isType(r) || !r.def.typeParams?.length || (r.def.params?.[1] ?? 0) < 0) return true;
+  const written = (r.def.paramTypes ?? []).join(" ");
+  return r.def.typeParams.every((t) => new RegExp(`(^|[^\\w$])${t}([^\\w$]|$)`).test(written));
+}
+
+/**
+ * Whether named arguments fit a definition: each names one of its parameters, and every
+ * required parameter after the positional ones is named.
+ */
+export function fitsNames(r: DefRef, names: string[] | undefined): boolean {
+  const declared = r.def.paramNames;
+  if (!names?.some(Boolean) || !declared?.length || isType(r)) return true;
+  if (names.some((n) => n && n !== "?" && !declared.includes(n))) return false;
+  const positional = names.findIndex(Boolean);
+  const required = r.def.params?.[0] ?? 0;
+  for (let i = positional; i < required && i < declared.length; i++) {
+    if (!names.includes(declared[i])) return false;
+  }
+  return true;
 }

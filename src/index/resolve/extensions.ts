@@ -38,23 +38,20 @@ export abstract class Extensions extends Types {
   }
 
   /** Whether an extension is in scope in a file (its namespace or package, or imported). */
-  extensionVisible(scope: FileScope, ext: DefRef): boolean {
+  extensionVisible(scope: FileScope, from: number, ext: DefRef): boolean {
     if (ext.file === scope.facts) return true;
     const es = this.scopes.get(ext.file.path);
     if (!es) return false;
-    // The namespace the extension is declared in (a file may hold several), and its class.
-    let there = packageOf(es);
+    // The namespaces the extension and the call are in (a file may hold several).
+    const there = namespaceAt(es, ext.def.parent);
     let owner: string | undefined;
-    for (let at = ext.def.parent; at >= 0; at = es.refs[at].def.parent) {
-      const r = es.refs[at];
-      if (r.def.kind === "Module") {
-        there = r.node.qualified_name;
-        break;
+    for (let at = ext.def.parent; at >= 0 && !owner; at = es.refs[at].def.parent) {
+      if (isType(es.refs[at]) && es.refs[at].def.kind !== "Module") {
+        owner = es.refs[at].node.qualified_name;
       }
-      owner ??= isType(r) ? r.node.qualified_name : undefined;
     }
     if (there === undefined) return true; // the global namespace, the default package
-    const here = packageOf(scope);
+    const here = namespaceAt(scope, from);
     if (here === there) return true;
     if (here !== undefined && scope.spec.enclosingNamespaces && here.startsWith(`${there}.`)) {
       return true;
@@ -141,7 +138,7 @@ export abstract class Extensions extends Types {
     let best = 0;
     let ranked: DefRef[] = [];
     for (const ext of named) {
-      if (!this.extensionVisible(scope, ext)) continue;
+      if (!this.extensionVisible(scope, from, ext)) continue;
       const fit = this.receiverFit(receiver, ext);
       if (!fit) continue;
       // An outside value's own method may be meant: a common name proves nothing then.
@@ -164,6 +161,15 @@ export abstract class Extensions extends Types {
       ...call,
       args: call.args === undefined ? undefined : call.args + shift,
       argTypes: call.argTypes && shift ? ["", ...call.argTypes] : call.argTypes,
+      argNames: call.argNames && shift ? ["", ...call.argNames] : call.argNames,
     });
   }
+}
+
+/** The namespace a place is in: its innermost enclosing block namespace, else the file's. */
+function namespaceAt(scope: FileScope, from: number): string | undefined {
+  for (let at = from; at >= 0; at = scope.refs[at].def.parent) {
+    if (scope.refs[at].def.kind === "Module") return scope.refs[at].node.qualified_name;
+  }
+  return packageOf(scope);
 }

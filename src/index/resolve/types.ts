@@ -128,6 +128,12 @@ export abstract class Types extends Scopes {
     // A bare name: maybe a module-level variable imported from another file, or one of the
     // package (Go, Java, C#: files of one package see each other's top-level variables).
     if (/^[\w$#]+$/.test(expr)) {
+      // A field or property inherited from a base (`connection` declared in `TestBase<T>`).
+      const type = scope.spec.implicitThis ? this.enclosingType(scope, from) : undefined;
+      if (type) {
+        const inherited = this.fieldTypeOf(type, expr, depth + 1);
+        if (inherited.type || inherited.known) return inherited;
+      }
       const imported = this.importedVariableType(scope, expr, depth);
       if (imported.type || imported.known) return imported;
       const pkg = this.packageVariable(scope, expr);

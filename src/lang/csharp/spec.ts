@@ -47,6 +47,17 @@ export const csharp: LanguageSpec = {
   returnFields: ["returns", "type"],
   typeWrappers: ["Task", "ValueTask", "Nullable"],
   enclosingNamespaces: true,
+  argumentInference: true,
+  functionTypes: [
+    "Action",
+    "Func",
+    "Expression",
+    "Predicate",
+    "Comparison",
+    "Converter",
+    "EventHandler",
+    "Delegate",
+  ],
   // Dependency-injection containers (Microsoft.Extensions.DependencyInjection, Lamar,
   // StructureMap, Autofac, Stashbox, ...): `sp.GetRequiredService<IMediator>()` is an IMediator.
   genericFactories: [

@@ -103,7 +103,7 @@
 ; Type hints. Declared types of locals and fields (`Foo x`, `Foo<T> x`, `Foo? x`), `var x = new
 ; Foo()`, parameters, properties, `foreach (Foo x in ...)`, `x is Foo f`.
 (variable_declaration
-  type: [(identifier) (generic_name) (qualified_name) (nullable_type)] @hint.type
+  type: [(identifier) (generic_name) (qualified_name) (nullable_type) (predefined_type)] @hint.type
   (variable_declarator name: (identifier) @hint.var)) @hint
 (variable_declaration
   type: (implicit_type)
@@ -120,7 +120,7 @@
      (cast_expression) (as_expression) (conditional_access_expression)
      (parenthesized_expression)] @hint.value)) @hint
 (parameter
-  type: [(identifier) (generic_name) (qualified_name) (nullable_type)] @hint.type
+  type: [(identifier) (generic_name) (qualified_name) (nullable_type) (predefined_type)] @hint.type
   name: (identifier) @hint.var) @hint
 (property_declaration
   type: [(identifier) (generic_name) (qualified_name) (nullable_type)] @hint.type
