@@ -386,12 +386,12 @@ function paramsOf(
     ) {
       variadicNext = false;
       max = -1;
+      // Its element type, marked `...` (`params object[] a`, `vararg a: T`, `T... a`).
+      const elem = declaredType(p);
+      types.push(elem ? `${paramType(elem.text, spec).replace(/\[\]$/, "")}...` : "");
       continue;
     }
-    const declared = p.childForFieldName("type") ??
-      p.namedChildren.find((c) =>
-        c !== null && /type$/.test(c.type) && c.type !== "parameter_modifiers"
-      );
+    const declared = declaredType(p);
     types.push(declared ? paramType(declared.text, spec) : "");
     if (max >= 0) max++;
     const optional = /default|optional/.test(p.type) || p.childForFieldName("value") !== null ||
@@ -402,6 +402,14 @@ function paramsOf(
     } else lastOptional = undefined;
   }
   return { range: [required, max], types, names, ...(receiver ? { receiver } : {}) };
+}
+
+/** A parameter's declared type node, if written. */
+function declaredType(p: Node): Node | null | undefined {
+  return p.childForFieldName("type") ??
+    p.namedChildren.find((c) =>
+      c !== null && /type$/.test(c.type) && c.type !== "parameter_modifiers"
+    );
 }
 
 /** The name a C/C++ declarator declares: `*e`, `&e`, `e[3]`, `(*f)(int)` -> e, f. */

@@ -284,20 +284,19 @@ export class Resolver extends Extensions {
       (call.typeArgs || !scope.spec.argumentInference || inferable(r))
     );
     if (fits.length < 2) return fits;
-    const argTypes = (call.argTypes ?? []).map((a) => {
-      if (!a.startsWith("=")) return a;
-      const t = this.typeOfExpr(scope, from, a.slice(1), MAX_DEPTH - 2);
-      if (t.type) return t.type.def.name;
-      if (t.name) return t.name;
-      return this.hintFor(scope, from, a.slice(1))?.hint.type ?? "";
-    });
+    const argTypes = (call.argTypes ?? []).map((a) =>
+      a.startsWith("=") ? this.argumentType(scope, from, a) : a
+    );
     let best: DefRef[] = [];
     let bestScore = -Infinity;
     for (const r of fits) {
       let score = 0;
+      // Arguments from the variadic parameter on are its elements (`T...`).
+      const types = r.def.paramTypes ?? [];
+      const vi = types.findIndex((t) => t.endsWith("..."));
       argTypes.forEach((at, i) => {
-        const pt = r.def.paramTypes?.[i] ?? "";
-        if (!at || !pt) return;
+        const pt = vi >= 0 && i >= vi ? types[vi].slice(0, -3) : types[i] ?? "";
+        if (!at || !pt || call.argNames?.[i]) return;
         score += this.assignable(scope, from, at, pt, r);
       });
       if (score > bestScore) {
@@ -310,8 +309,10 @@ export class Resolver extends Extensions {
     // A fixed-arity overload before a variadic one (Java's first phase), when every argument's
     // type is known (else the fixed one may not even apply: `f(vararg x: K)` vs `f(x: Iterable<K>)`);
     // equal arities stay open.
-    const fixed = best.filter((r) => r.def.params?.[1] === args);
-    const allKnown = argTypes.length === args && argTypes.every(Boolean);
+    const fixed = best.filter((r) => (r.def.params?.[1] ?? 0) >= 0);
+    // (A named argument is placed by its name: its type does not decide between these.)
+    const allKnown = argTypes.length === args &&
+      argTypes.every((t, i) => t || call.argNames?.[i]);
     if (
       allKnown && fixed.length === 1 &&
       best.every((r) => r === fixed[0] || (r.def.params?.[1] ?? 0) < 0)
@@ -322,6 +323,28 @@ export class Resolver extends Extensions {
     if (byFile.length > 1) return byFile; // a declaration and its definition
     const notSelf = best.filter((r) => !(r.file === scope.facts && r.index === from));
     return notSelf.length === 1 ? notSelf : [];
+  }
+
+  /** Whether a call's arguments may fit a definition (number, names, no known type mismatch). */
+  applicable(scope: FileScope, from: number, r: DefRef, call: CallShape): boolean {
+    if (!fitsArity(r, call.args) || !fitsTypeArgs(r, call.typeArgs)) return false;
+    if (!fitsNames(r, call.argNames)) return false;
+    const types = r.def.paramTypes ?? [];
+    const vi = types.findIndex((t) => t.endsWith("..."));
+    return (call.argTypes ?? []).every((a, i) => {
+      const pt = vi >= 0 && i >= vi ? types[vi].slice(0, -3) : types[i] ?? "";
+      if (!a || !pt || call.argNames?.[i]) return true;
+      const at = a.startsWith("=") ? this.argumentType(scope, from, a) : a;
+      return !at || this.assignable(scope, from, at, pt, r) >= 0;
+    });
+  }
+
+  /** The static type of an argument written `=expr`: repository, outside or declared. */
+  argumentType(scope: FileScope, from: number, a: string): string {
+    const t = this.typeOfExpr(scope, from, a.slice(1), MAX_DEPTH - 2);
+    if (t.type) return t.type.def.name;
+    if (t.name) return t.name;
+    return this.hintFor(scope, from, a.slice(1))?.hint.type ?? "";
   }
 
   /** 2 same type, 1 assignable (boxing, widening, subtype, Object), -100 not assignable. */
@@ -541,7 +564,12 @@ export class Resolver extends Extensions {
     if (typed.type) {
       const refs = this.member(typed.type, name);
       // A member the arguments fit wins; else an extension may (C#, Kotlin).
-      if (refs.length && refs.some((r) => fitsArity(r, call.args))) {
+      const extensions = this.extensionsNamed(scope, name).length > 0;
+      if (
+        refs.some((r) =>
+          extensions ? this.applicable(scope, from, r, call) : fitsArity(r, call.args)
+        )
+      ) {
         return { refs: callable(refs), confidence: CONF_TYPED };
       }
       const ext = this.extensionCall(scope, from, call, typed);

@@ -79,7 +79,7 @@ export abstract class Extensions extends Types {
       if (!bound || bound === written) return 1; // `this T x`: any value
       written = bound;
     }
-    const target = this.resolveTypeRef(es, ext.def.parent, written).filter(isType)[0];
+    const target = this.typeNamed(es, ext.def.parent, written).type; // through type aliases
     if (receiver.type) {
       if (target) {
         if (receiver.type.node.id === target.node.id) return 3;

@@ -155,6 +155,22 @@ export abstract class Types extends Scopes {
     return asType ? this.fieldTypeOf(asType, expr.slice(dot + 1), depth + 1) : {};
   }
 
+  /** A file-level typed name visible here (own file, imported by name, or the package's). */
+  typeAlias(scope: FileScope, name: string): { hint: TypeHint; owner: FileScope } | undefined {
+    const own = this.hintsOf(scope).get(name)?.find((h) => h.scope === -1 && h.type);
+    if (own) return { hint: own, owner: scope };
+    for (const b of this.bindingsOf(scope).get(name) ?? []) {
+      for (const path of b.files) {
+        const fs = this.scopes.get(path);
+        const hint = fs &&
+          this.hintsOf(fs).get(b.name ?? name)?.find((h) => h.scope === -1 && h.type);
+        if (fs && hint) return { hint, owner: fs };
+      }
+    }
+    const pkg = this.packageVariable(scope, name);
+    return pkg?.hint.type ? pkg : undefined;
+  }
+
   /** `import { container } from "./c"`: the type of a module-level variable of another file. */
   importedVariableType(scope: FileScope, name: string, depth: number): TypeOf {
     for (const b of this.bindingsOf(scope).get(name) ?? []) {
@@ -194,9 +210,18 @@ export abstract class Types extends Scopes {
   }
 
   /** A type name written in a scope, resolved; `known` when it names nothing in the repository. */
-  typeNamed(scope: FileScope, from: number, written: string): TypeOf {
+  typeNamed(scope: FileScope, from: number, written: string, depth = 0): TypeOf {
     const refs = this.resolveTypeRef(scope, from, written).filter(isType);
     if (refs.length) return { type: refs[0] };
+    // A type alias (Kotlin `typealias RawOption = NullableOption<String, String>`): a file-level
+    // hint on a type-like name, in this file, imported or of the package.
+    if (depth < 4 && scope.spec.typeNames?.test(written)) {
+      const alias = this.typeAlias(scope, written);
+      if (alias && alias.hint.type !== written) {
+        const t = this.typeNamed(alias.owner, -1, alias.hint.type, depth + 1);
+        if (t.type) return t;
+      }
+    }
     // A generic parameter (`T`) says nothing about the value's type, unless it has a bound.
     for (let at = from; at >= 0; at = scope.refs[at].def.parent) {
       const def = scope.refs[at].def;

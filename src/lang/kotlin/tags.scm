@@ -140,3 +140,8 @@
   [(user_type) @hint.type (nullable_type (user_type) @hint.type)]) @hint
 (class_parameter (identifier) @hint.var
   [(user_type) @hint.type (nullable_type (user_type) @hint.type)]) @hint
+
+; `typealias RawOption = NullableOption<String, String>`: the alias names that type (a file-level
+; hint on the alias's name, which typeNamed follows where no repository type has the name).
+(source_file (type_alias . "typealias" . (identifier) @hint.var
+  [(user_type) @hint.type (nullable_type (user_type) @hint.type)]) @hint)
