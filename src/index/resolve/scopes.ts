@@ -467,10 +467,17 @@ export abstract class Scopes {
       );
       if (viaQualifier.length) return byArity(viaQualifier);
     }
-    // The type of that arity first (a scope may hold both), else any of the name.
-    const sameArity = (r: DefRef) => isType(r) && (r.def.typeParams?.length ?? 0) === arity;
-    const exact = this.lookup(scope, from, name, sameArity, true).refs;
-    return exact.length ? exact : this.lookup(scope, from, name, isType, true).refs;
+    // The scope that has the name decides; among its types of that name, the one of that arity.
+    const found = this.lookup(scope, from, name, isType, true).refs;
+    if (!found.length || found.every((r) => (r.def.typeParams?.length ?? 0) === arity)) {
+      return found;
+    }
+    const siblings = (this.globalNames.get(this.family(scope.facts.language))?.get(name) ?? [])
+      .filter((r) =>
+        isType(r) && r.node.qualified_name === found[0].node.qualified_name &&
+        (r.def.typeParams?.length ?? 0) === arity
+      );
+    return siblings.length ? siblings : found;
   }
 
   within(scope: FileScope, index: number, ancestor: number): boolean {
