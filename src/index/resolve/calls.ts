@@ -418,7 +418,7 @@ export class Resolver extends Extensions {
         const b = bound
           ? this.resolveTypeRef(ts, target.def.parent, bound).filter(isType)[0]
           : undefined;
-        if (b && a) return this.isSubtype(a, b) ? 1.5 : -100;
+        if (b && a) return this.isSubtype(a, b) ? 1.5 : this.unresolvedBase(a) ? 0.5 : -100;
         return b ? -100 : 1.5; // an outside type never meets a repository bound
       }
       for (let at = target.def.parent; at >= 0; at = ts.refs[at].def.parent) {
@@ -430,7 +430,10 @@ export class Resolver extends Extensions {
       return this.writtenBases(a).size ? 0 : -100;
     }
     if (!a) return arg === "String" || /^[a-z]/.test(arg) ? -100 : 0;
-    return this.isSubtype(a, p) ? 1 : -100;
+    if (this.isSubtype(a, p)) return 1;
+    // A base the repository could not resolve may be the parameter's type: no evidence, and
+    // never less specific than `object` (0.5), so that the choice stays open.
+    return this.unresolvedBase(a) ? 0.5 : -100;
   }
 
   resolveCallRaw(

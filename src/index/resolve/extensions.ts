@@ -109,6 +109,18 @@ export abstract class Extensions extends Types {
     return undefined;
   }
 
+  /** Whether a type (or one of its bases) names a base that resolves to nothing here. */
+  unresolvedBase(type: DefRef): boolean {
+    const known = new Set<string>();
+    const walk = (t: DefRef, depth: number) => {
+      if (depth > 8 || known.has(t.def.name)) return;
+      known.add(t.def.name);
+      for (const b of this.basesOf(t)) walk(b, depth + 1);
+    };
+    walk(type, 0);
+    return [...this.writtenBases(type)].some((n) => !known.has(n));
+  }
+
   /** Every base name a repository type states, through its repository bases. */
   writtenBases(type: DefRef, seen = new Set<string>()): Set<string> {
     const out = new Set<string>();
