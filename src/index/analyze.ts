@@ -298,7 +298,13 @@ export function analyze(
   for (const h of hintNodes) {
     const variable = normalizeReceiver(h.variable.text);
     if (!variable) continue;
-    const type = h.type ? valueType(h.type.text, spec) : "";
+    // `var h = (Wrapper<T>)cache.GetOrAdd(...)`: a cast names the type, however long the value.
+    const castType = h.value?.type === "cast_expression" ? h.value.childForFieldName("type") : null;
+    const type = h.type
+      ? valueType(h.type.text, spec)
+      : castType
+      ? valueType(castType.text, spec)
+      : "";
     const expr = !type && h.value ? compactExpr(h.value.text) : undefined;
     if (!type && !expr) continue;
     hints.push({
