@@ -38,6 +38,8 @@ interface Container {
   name: string;
   kind: SymbolKind | "impl";
   owner?: string;
+  /** The owner as written, qualified (`FunSpec.Builder`), without type arguments. */
+  ownerWritten?: string;
   def?: number;
   macro?: boolean;
 }
@@ -91,6 +93,7 @@ export function analyze(
           name: cleanName(nameNode.text),
           kind,
           owner: byName.has("owner") ? typeName(byName.get("owner")!.text) : undefined,
+          ownerWritten: byName.has("owner") ? qualifiedType(byName.get("owner")!.text) : undefined,
           ...(c.name === "definition.macro" ? { macro: true } : {}),
         });
       } else if (c.name === "scope.impl" && nameNode) {
@@ -173,7 +176,10 @@ export function analyze(
     if (kind === "Function" && inType) kind = "Method";
     const parentDef = nearestDef(containers, parentOf, i);
     const parentLocal = parentDef >= 0 ? defs[containers[parentDef].def!].local : undefined;
-    const ownerPart = parentContainer?.kind === "impl" || c.owner ? owner : undefined;
+    // An extension is named after its receiver as written (`FunSpec.Builder.f`, not `Builder.f`).
+    const ownerPart = parentContainer?.kind === "impl" || c.owner
+      ? (spec.extensionOwners && c.ownerWritten) || owner
+      : undefined;
     const prefix = [parentLocal, ownerPart].filter(Boolean).join(".");
     c.def = defs.length;
     // `namespace a::b` / `module A::B`: the name is the last segment, the rest is its path.
@@ -189,7 +195,7 @@ export function analyze(
     const generics = typeParamsOf(c.node);
     // An extension's receiver: C#'s `this` parameter, or (where the language says so) the type
     // written before the name (`fun Foo.m()`).
-    const receiverType = spec.extensionOwners && c.owner ? c.owner : paramInfo?.receiver;
+    const receiverType = spec.extensionOwners && c.owner ? c.ownerWritten : paramInfo?.receiver;
     defs.push({
       name,
       kind,
@@ -501,6 +507,12 @@ function argsOf(node: Node, typed: boolean): (string[] & { names: string[] }) | 
   let named = false;
   for (const raw of list.namedChildren) {
     if (!raw || /comment/.test(raw.type)) continue;
+    // Kotlin `f(format, *args)`: the array spread into a vararg parameter, written `*`.
+    if (typed && raw.type === "value_argument" && /^\*/.test(raw.text)) {
+      out.push("*");
+      names.push("");
+      continue;
+    }
     if (/splat|spread|block_argument/.test(raw.type) || /^(\.\.\.|\*)/.test(raw.text)) {
       return undefined;
     }
@@ -550,6 +562,8 @@ function argType(a: Node): string {
   ) {
     return "String";
   }
+  // `Foo::class` (Kotlin): a class literal.
+  if (/^[\w$.]+\s*::\s*class$/.test(a.text)) return "KClass";
   // A lambda: a value of a function type (LanguageSpec.functionTypes), written `λ`.
   if (/^(lambda_expression|anonymous_method_expression|lambda_literal|annotated_lambda)$/.test(t)) {
     return "λ";
@@ -716,6 +730,13 @@ export function typeName(text: string): string {
   t = t.replace(/^[*&\s]+|^mut\s+|^const\s+|[?!*&\s]+$/g, "").replace(/^(mut|dyn|impl)\s+/, "");
   const parts = t.split(/::|\.|\\/);
   return cleanName(parts[parts.length - 1] ?? t);
+}
+
+/** A type as written with its qualifier (`A.B<T>?` -> `A.B`, `kotlin.String` stays). */
+function qualifiedType(text: string): string {
+  const t = text.trim().replace(/<[\s\S]*>/g, "").replace(/[?!\s]+/g, "");
+  // A package prefix is no part of the type's name (`kotlin.reflect.KClass` -> `KClass`).
+  return /^[\w$.]+$/.test(t) ? t.replace(/^([a-z_][\w$]*\.)+(?=[A-Z])/, "") : typeName(text);
 }
 
 /** `self .foo` / `this?.x` / `a::b` written with spaces: a compact dotted receiver. */

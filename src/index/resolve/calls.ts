@@ -281,6 +281,7 @@ export class Resolver extends Extensions {
     const args = call.args;
     const fits = refs.filter((r) =>
       fitsArity(r, args) && fitsTypeArgs(r, call.typeArgs) && fitsNames(r, call.argNames) &&
+      fitsSpread(r, call.argTypes) &&
       (call.typeArgs || !scope.spec.argumentInference || inferable(r))
     );
     if (fits.length < 2) return fits;
@@ -296,7 +297,7 @@ export class Resolver extends Extensions {
       const vi = types.findIndex((t) => t.endsWith("..."));
       argTypes.forEach((at, i) => {
         const pt = vi >= 0 && i >= vi ? types[vi].slice(0, -3) : types[i] ?? "";
-        if (!at || !pt || call.argNames?.[i]) return;
+        if (!at || at === "*" || !pt || call.argNames?.[i]) return;
         score += this.assignable(scope, from, at, pt, r);
       });
       if (score > bestScore) {
@@ -312,7 +313,7 @@ export class Resolver extends Extensions {
     const fixed = best.filter((r) => (r.def.params?.[1] ?? 0) >= 0);
     // (A named argument is placed by its name: its type does not decide between these.)
     const allKnown = argTypes.length === args &&
-      argTypes.every((t, i) => t || call.argNames?.[i]);
+      argTypes.every((t, i) => (t && t !== "*") || call.argNames?.[i]);
     if (
       allKnown && fixed.length === 1 &&
       best.every((r) => r === fixed[0] || (r.def.params?.[1] ?? 0) < 0)
@@ -328,12 +329,12 @@ export class Resolver extends Extensions {
   /** Whether a call's arguments may fit a definition (number, names, no known type mismatch). */
   applicable(scope: FileScope, from: number, r: DefRef, call: CallShape): boolean {
     if (!fitsArity(r, call.args) || !fitsTypeArgs(r, call.typeArgs)) return false;
-    if (!fitsNames(r, call.argNames)) return false;
+    if (!fitsNames(r, call.argNames) || !fitsSpread(r, call.argTypes)) return false;
     const types = r.def.paramTypes ?? [];
     const vi = types.findIndex((t) => t.endsWith("..."));
     return (call.argTypes ?? []).every((a, i) => {
       const pt = vi >= 0 && i >= vi ? types[vi].slice(0, -3) : types[i] ?? "";
-      if (!a || !pt || call.argNames?.[i]) return true;
+      if (!a || a === "*" || !pt || call.argNames?.[i]) return true;
       const at = a.startsWith("=") ? this.argumentType(scope, from, a) : a;
       return !at || this.assignable(scope, from, at, pt, r) >= 0;
     });
@@ -636,4 +637,13 @@ export function fitsNames(r: DefRef, names: string[] | undefined): boolean {
     if (!names.includes(declared[i])) return false;
   }
   return true;
+}
+
+/** A spread argument (`*args`, written `*`) fills the variadic parameter at its position. */
+export function fitsSpread(r: DefRef, argTypes: string[] | undefined): boolean {
+  const k = argTypes?.indexOf("*") ?? -1;
+  if (k < 0 || isType(r)) return true;
+  if ((r.def.params?.[1] ?? 0) >= 0) return false;
+  const vi = (r.def.paramTypes ?? []).findIndex((t) => t.endsWith("..."));
+  return vi < 0 || vi === k;
 }

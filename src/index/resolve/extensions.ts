@@ -86,12 +86,18 @@ export abstract class Extensions extends Types {
         return this.isSubtype(receiver.type, target) ? 2 : 0;
       }
       // A receiver type written qualified (`fun A.B.f()`), or an outside base the type names.
-      if (receiver.type.def.name === written) return 3;
-      return this.writtenBases(receiver.type).has(written) ? 2 : 0;
+      const last = written.split(".").pop()!;
+      if (
+        receiver.type.def.name === last &&
+        (last === written || this.endsWith(receiver.type, written))
+      ) {
+        return 3;
+      }
+      return this.writtenBases(receiver.type).has(last) ? 2 : 0;
     }
     if (!receiver.known || target) return 0; // an outside type never extends a repository one
     const name = receiver.name?.split(".").pop();
-    return name === written ? 3 : 1;
+    return name === written.split(".").pop() ? 3 : 1;
   }
 
   /**
@@ -107,6 +113,12 @@ export abstract class Extensions extends Types {
       return t.type || t.known ? t : undefined;
     }
     return undefined;
+  }
+
+  /** Whether a type's qualified name ends with a written qualified name (`FunSpec.Builder`). */
+  endsWith(type: DefRef, written: string): boolean {
+    const q = type.node.qualified_name;
+    return q === written || q.endsWith(`.${written}`);
   }
 
   /** Whether a type (or one of its bases) names a base that resolves to nothing here. */

@@ -50,6 +50,11 @@ export abstract class Types extends Scopes {
     }
     if (!expr) return {};
     const spec = scope.spec;
+    // A literal (`"x"`, `1`, `2.5`, `true`): a value of a built-in type.
+    if (/^["'$@\d-]|^(true|false)$/.test(expr)) {
+      const lit = literalType(expr.replace(/^[$@]+(?=")/, ""));
+      if (lit && !lit.startsWith("=") && lit !== "null") return { known: true, name: lit };
+    }
     // `x as T`, `<T>x`, `(T) x`: a cast names the type.
     const cast = expr.match(/\s(?:as|satisfies)\s+([\w$.]+)(?:<.*>)?$/) ??
       expr.match(/^\(([A-Z][\w$.]*)(?:<.*>)?\)\s*[\w$]/);

@@ -118,7 +118,9 @@
     name: (identifier) @hint.var
     [(invocation_expression) (member_access_expression) (identifier) (await_expression)
      (cast_expression) (as_expression) (conditional_access_expression)
-     (parenthesized_expression)] @hint.value)) @hint
+     (parenthesized_expression) (string_literal) (verbatim_string_literal)
+     (interpolated_string_expression) (integer_literal) (real_literal) (boolean_literal)
+     (character_literal)] @hint.value)) @hint
 (parameter
   type: [(identifier) (generic_name) (qualified_name) (nullable_type) (predefined_type)] @hint.type
   name: (identifier) @hint.var) @hint

@@ -131,6 +131,11 @@
 (property_declaration
   (variable_declaration (identifier) @hint.var .)
   (call_expression . (identifier) @hint.type)) @hint
+; `val name = "x"`, `val n = 1`: a literal's type.
+(property_declaration
+  (variable_declaration (identifier) @hint.var .)
+  [(string_literal) (multiline_string_literal) (character_literal) (number_literal)
+   (float_literal)] @hint.value) @hint
 ; `val x = a.make()`, `val x = Foo.Builder()`, `val x = y as Foo`: the value's type, on demand.
 (property_declaration
   (variable_declaration (identifier) @hint.var .)
