@@ -531,8 +531,9 @@ function argsOf(node: Node, typed: boolean): (string[] & { names: string[] }) | 
     // Only overload choice reads literal types; a bare name may be a function passed as a value.
     out.push(named ? "" : typed ? argType(a) : bareName(a));
   }
+  // A trailing lambda (Kotlin `f(a) { ... }`) is passed to the last parameter, named `^` here.
   for (let i = 0; i < trailing; i++) out.push(typed ? "λ" : "");
-  for (let i = 0; i < trailing; i++) names.push("");
+  for (let i = 0; i < trailing; i++) names.push(typed ? "^" : "");
   return Object.assign(out, { names });
 }
 

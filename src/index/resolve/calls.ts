@@ -277,7 +277,13 @@ export class Resolver extends Extensions {
    * not the caller itself; a declaration and its definition in two files are one function. Still
    * open: none (a guess between overloads is no edge).
    */
-  byArgumentTypes(scope: FileScope, from: number, refs: DefRef[], call: CallShape): DefRef[] {
+  byArgumentTypes(
+    scope: FileScope,
+    from: number,
+    refs: DefRef[],
+    call: CallShape,
+    guess = true,
+  ): DefRef[] {
     const args = call.args;
     const fits = refs.filter((r) =>
       fitsArity(r, args) && fitsTypeArgs(r, call.typeArgs) && fitsNames(r, call.argNames) &&
@@ -296,8 +302,8 @@ export class Resolver extends Extensions {
       const types = r.def.paramTypes ?? [];
       const vi = types.findIndex((t) => t.endsWith("..."));
       argTypes.forEach((at, i) => {
-        const pt = vi >= 0 && i >= vi ? types[vi].slice(0, -3) : types[i] ?? "";
-        if (!at || at === "*" || !pt || call.argNames?.[i]) return;
+        const pt = paramTypeAt(types, vi, i, call.argNames);
+        if (!at || at === "*" || !pt) return;
         score += this.assignable(scope, from, at, pt, r);
       });
       if (score > bestScore) {
@@ -313,13 +319,15 @@ export class Resolver extends Extensions {
     const fixed = best.filter((r) => (r.def.params?.[1] ?? 0) >= 0);
     // (A named argument is placed by its name: its type does not decide between these.)
     const allKnown = argTypes.length === args &&
-      argTypes.every((t, i) => (t && t !== "*") || call.argNames?.[i]);
+      argTypes.every((t, i) => (t && t !== "*") || (call.argNames?.[i] ?? "^") !== "^");
     if (
       allKnown && fixed.length === 1 &&
       best.every((r) => r === fixed[0] || (r.def.params?.[1] ?? 0) < 0)
     ) {
       return fixed;
     }
+    // Extensions of different receivers that only arity tells apart: no guess.
+    if (!guess) return [];
     const byFile = chooseOverload(best, args);
     if (byFile.length > 1) return byFile; // a declaration and its definition
     const notSelf = best.filter((r) => !(r.file === scope.facts && r.index === from));
@@ -333,8 +341,8 @@ export class Resolver extends Extensions {
     const types = r.def.paramTypes ?? [];
     const vi = types.findIndex((t) => t.endsWith("..."));
     return (call.argTypes ?? []).every((a, i) => {
-      const pt = vi >= 0 && i >= vi ? types[vi].slice(0, -3) : types[i] ?? "";
-      if (!a || a === "*" || !pt || call.argNames?.[i]) return true;
+      const pt = paramTypeAt(types, vi, i, call.argNames);
+      if (!a || a === "*" || !pt) return true;
       const at = a.startsWith("=") ? this.argumentType(scope, from, a) : a;
       return !at || this.assignable(scope, from, at, pt, r) >= 0;
     });
@@ -503,7 +511,9 @@ export class Resolver extends Extensions {
       }
       // Inside an extension (`fun RawOption.double() = convert { ... }`): the receiver's members
       // and extensions, where its type is no repository type the extension is a member of.
-      const implicit = this.extensionReceiver(scope, from);
+      const enclosing = spec.implicitThis ? this.enclosingType(scope, from) : undefined;
+      const implicit = this.extensionReceiver(scope, from) ??
+        (enclosing ? { type: enclosing } : undefined);
       if (implicit) {
         const own = implicit.type ? this.member(implicit.type, name) : [];
         if (own.length) return { refs: callable(own), confidence: CONF_TYPED };
@@ -630,13 +640,33 @@ function inferable(r: DefRef): boolean {
 export function fitsNames(r: DefRef, names: string[] | undefined): boolean {
   const declared = r.def.paramNames;
   if (!names?.some(Boolean) || !declared?.length || isType(r)) return true;
-  if (names.some((n) => n && n !== "?" && !declared.includes(n))) return false;
-  const positional = names.findIndex(Boolean);
+  // `^`: a trailing lambda, passed to the last parameter.
+  const named = names.map((n) => n === "^" ? declared[declared.length - 1] : n);
+  if (named.some((n) => n && n !== "?" && !declared.includes(n))) return false;
+  // Required parameters after the positional ones must be named (C#, where they come first;
+  // a Kotlin trailing lambda may fill a required last parameter after defaulted ones).
+  if (names.includes("^")) return true;
+  const positional = named.findIndex(Boolean);
   const required = r.def.params?.[0] ?? 0;
   for (let i = positional; i < required && i < declared.length; i++) {
-    if (!names.includes(declared[i])) return false;
+    if (!named.includes(declared[i])) return false;
   }
   return true;
+}
+
+/**
+ * The declared type an argument is checked against: by position (the variadic parameter's
+ * element type from its position on); a trailing lambda (`^`) against the last parameter; a
+ * named argument against none ("").
+ */
+function paramTypeAt(types: string[], vi: number, i: number, names?: string[]): string {
+  const name = names?.[i];
+  if (name === "^") {
+    const last = types[types.length - 1] ?? "";
+    return last.endsWith("...") ? last.slice(0, -3) : last;
+  }
+  if (name) return "";
+  return vi >= 0 && i >= vi ? types[vi].slice(0, -3) : types[i] ?? "";
 }
 
 /** A spread argument (`*args`, written `*`) fills the variadic parameter at its position. */

@@ -20,6 +20,7 @@ export abstract class Extensions extends Types {
     from: number,
     refs: DefRef[],
     call: CallShape,
+    guess?: boolean,
   ): DefRef[];
 
   /** Extensions named `name` in the repository (any visibility). */
@@ -74,9 +75,10 @@ export abstract class Extensions extends Types {
     if (!es || !ext.def.receiverType) return 0;
     let written = ext.def.receiverType;
     if ((es.spec.typeAliases?.[written] ?? written) === "Object") return 1;
-    if (ext.def.typeParams?.includes(written)) {
+    // `this T x`, `fun <T : A, C : T> C.f()`: the bound, through bounds that are parameters too.
+    for (let i = 0; i < 4 && ext.def.typeParams?.includes(written); i++) {
       const bound = ext.def.typeBounds?.[written];
-      if (!bound || bound === written) return 1; // `this T x`: any value
+      if (!bound || bound === written) return 1; // any value
       written = bound;
     }
     const target = this.typeNamed(es, ext.def.parent, written).type; // through type aliases
@@ -181,12 +183,15 @@ export abstract class Extensions extends Types {
     if (ranked.length < 2) return ranked;
     // `x.M(a)` is `M(x, a)` where the receiver is the first parameter; its fit is ranked above.
     const shift = ranked[0].def.receiverParam ? 1 : 0;
+    // Overloads of one receiver may be told apart by arity as any call's; extensions of
+    // different receivers (their type arguments unread) may not.
+    const receivers = new Set(ranked.map((r) => r.def.receiverType));
     return this.byArgumentTypes(scope, from, ranked, {
       ...call,
       args: call.args === undefined ? undefined : call.args + shift,
       argTypes: call.argTypes && shift ? ["", ...call.argTypes] : call.argTypes,
       argNames: call.argNames && shift ? ["", ...call.argNames] : call.argNames,
-    });
+    }, receivers.size === 1);
   }
 }
 

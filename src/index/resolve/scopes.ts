@@ -117,6 +117,9 @@ export abstract class Scopes {
       const types = this.lookup(scope, r.def.parent, r.def.owner, accept, false).refs;
       if (types.length === 1 && types[0].node.id !== r.node.id) {
         this.ownerType.set(r.node.id, types[0]);
+        // An extension (Kotlin `fun Foo.m()`) is no member: calls reach it where it is visible,
+        // ranked against the other extensions of that name (resolve/extensions.ts).
+        if (r.def.receiverType && !r.def.receiverParam) continue;
         push(this.members, types[0].node.id, r.def.name, r);
         if (!isType(types[0])) this.constructorFunctions.add(types[0].node.id);
       }
