@@ -180,6 +180,12 @@ export abstract class Types extends Scopes {
   importedVariableType(scope: FileScope, name: string, depth: number): TypeOf {
     for (const b of this.bindingsOf(scope).get(name) ?? []) {
       if (!b.name) continue;
+      // `import a.KModifier.PUBLIC`: an enum's constant imported by name is a value of the enum.
+      const owner = b.source?.split(/\.|::/).pop();
+      if (owner && scope.spec.typeNames?.test(owner)) {
+        const e = this.exported(b.files, owner, 0).find((r) => r.def.kind === "Enum");
+        if (e) return { type: e };
+      }
       for (const path of b.files) {
         const fs = this.scopes.get(path);
         const hint = fs ? this.hintsOf(fs).get(b.name)?.find((h) => h.scope === -1) : undefined;
