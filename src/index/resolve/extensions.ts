@@ -71,6 +71,17 @@ export abstract class Extensions extends Types {
    * receiver, `object`/`Any`), 0 not at all.
    */
   receiverFit(receiver: TypeOf, ext: DefRef): number {
+    const key = `${ext.node.id}\0${receiver.type?.node.id ?? `=${receiver.name ?? ""}`}`;
+    const known = this.fitCache.get(key);
+    if (known !== undefined) return known;
+    const fit = this.receiverFitUncached(receiver, ext);
+    this.fitCache.set(key, fit);
+    return fit;
+  }
+
+  readonly fitCache = new Map<string, number>();
+
+  receiverFitUncached(receiver: TypeOf, ext: DefRef): number {
     const es = this.scopes.get(ext.file.path);
     if (!es || !ext.def.receiverType) return 0;
     let written = ext.def.receiverType;

@@ -451,7 +451,22 @@ export abstract class Scopes {
     return names;
   }
 
+  /** resolveTypeRef answers by file, place and name (those that hung on no call's line). */
+  readonly typeRefCache = new Map<string, DefRef[]>();
+
   resolveTypeRef(scope: FileScope, from: number, written: string): DefRef[] {
+    const key = `${scope.facts.path}\0${from}\0${written}`;
+    const known = this.typeRefCache.get(key);
+    if (known) return known;
+    const outer = this.lineSensitive;
+    this.lineSensitive = false;
+    const found = this.resolveTypeRefUncached(scope, from, written);
+    if (!this.lineSensitive) this.typeRefCache.set(key, found);
+    this.lineSensitive ||= outer;
+    return found;
+  }
+
+  resolveTypeRefUncached(scope: FileScope, from: number, written: string): DefRef[] {
     // `IRequest<Pong>`: where a name has several generic arities (C# `IRequest`, `IRequest<T>`),
     // the count of type arguments tells them apart.
     const generic = written.match(/^([^<]*)<([\s\S]*)>$/);

@@ -162,6 +162,20 @@ export abstract class Types extends Scopes {
 
   /** A file-level typed name visible here (own file, imported by name, or the package's). */
   typeAlias(scope: FileScope, name: string): { hint: TypeHint; owner: FileScope } | undefined {
+    // Asked for every type name the repository does not define (`String`, `List`): once per file.
+    const key = `${scope.facts.path}\0${name}`;
+    if (this.aliasCache.has(key)) return this.aliasCache.get(key);
+    const found = this.typeAliasUncached(scope, name);
+    this.aliasCache.set(key, found);
+    return found;
+  }
+
+  readonly aliasCache = new Map<string, { hint: TypeHint; owner: FileScope } | undefined>();
+
+  typeAliasUncached(
+    scope: FileScope,
+    name: string,
+  ): { hint: TypeHint; owner: FileScope } | undefined {
     const own = this.hintsOf(scope).get(name)?.find((h) => h.scope === -1 && h.type);
     if (own) return { hint: own, owner: scope };
     for (const b of this.bindingsOf(scope).get(name) ?? []) {
