@@ -28,6 +28,7 @@ export class Resolver extends Extensions {
     this.bindArguments();
     this.typeCache.clear(); // typed before parameters knew their values
     this.typeRefCache.clear(); // looked up while bases were still being attached
+    this.structureReady = true;
 
     const resolved = only ? new Set(only) : new Set(this.scopes.keys());
     if (only) {

@@ -514,7 +514,25 @@ export abstract class Scopes {
     return undefined;
   }
 
-  member(type: DefRef, name: string, depth = 0, seen = new Set<string>()): DefRef[] {
+  /** member() answers by type and name (the structure is fixed once owners are attached). */
+  readonly memberCache = new Map<string, DefRef[]>();
+
+  member(type: DefRef, name: string, depth = 0, seen?: Set<string>): DefRef[] {
+    if (depth === 0 && !seen) {
+      const key = `${type.node.id}\0${name}`;
+      const known = this.memberCache.get(key);
+      if (known) return known;
+      const found = this.memberUncached(type, name, 0, new Set());
+      if (this.structureReady) this.memberCache.set(key, found);
+      return found;
+    }
+    return this.memberUncached(type, name, depth, seen ?? new Set());
+  }
+
+  /** Set once owners and bases are attached: member() answers may be kept from then on. */
+  structureReady = false;
+
+  memberUncached(type: DefRef, name: string, depth: number, seen: Set<string>): DefRef[] {
     if (depth > MAX_DEPTH || seen.has(type.node.id)) return [];
     seen.add(type.node.id);
     let own = this.partsOf(type).flatMap((part) => this.members.get(part.node.id)?.get(name) ?? []);
