@@ -69,6 +69,13 @@ export interface DefFact {
   expansion?: boolean;
   /** Declared bounds of generic parameters (`B extends Builder<B>` -> B: Builder). */
   typeBounds?: Record<string, string>;
+  /**
+   * An extension's receiver type (C# `M(this Foo x)`, Kotlin `fun Foo.m()`): `foo.m()` on a value
+   * of that type reaches it where it is visible and no member applies.
+   */
+  receiverType?: string;
+  /** The receiver is the first declared parameter (C#): `x.M(a)` passes `x` as it. */
+  receiverParam?: boolean;
 }
 
 export interface CallFact {
@@ -92,6 +99,10 @@ export interface CallFact {
    * of the receiver's type, or a free function taking the receiver and the arguments.
    */
   operator?: boolean;
+  /** Parameter names of named arguments by position ("" positional), when any is named. */
+  argNames?: string[];
+  /** Number of explicit type arguments (`Query<int>(...)`: 1), when written. */
+  typeArgs?: number;
   /** Number of arguments, when every one is a plain argument (no spread/splat). */
   args?: number;
   /**

@@ -40,6 +40,8 @@ interface Container {
   name: string;
   kind: SymbolKind | "impl";
   owner?: string;
+  /** The owner as written, qualified (`FunSpec.Builder`), without type arguments. */
+  ownerWritten?: string;
   def?: number;
   macro?: boolean;
   static?: boolean;
@@ -114,6 +116,7 @@ export function analyze(
           name: cleanName(nameNode.text),
           kind,
           owner: byName.has("owner") ? typeName(byName.get("owner")!.text) : undefined,
+          ownerWritten: byName.has("owner") ? qualifiedType(byName.get("owner")!.text) : undefined,
           ...(c.name === "definition.macro" ? { macro: true } : {}),
           ...(byName.has("static") ? { static: true } : {}),
           ...(c.name === "definition.alias" ? { alias: true } : {}),
@@ -217,7 +220,10 @@ export function analyze(
     if (kind === "Function" && inType) kind = "Method";
     const parentDef = nearestDef(containers, parentOf, i);
     const parentLocal = parentDef >= 0 ? defs[containers[parentDef].def!].local : undefined;
-    const ownerPart = parentContainer?.kind === "impl" || c.owner ? owner : undefined;
+    // An extension is named after its receiver as written (`FunSpec.Builder.f`, not `Builder.f`).
+    const ownerPart = parentContainer?.kind === "impl" || c.owner
+      ? (spec.extensionOwners && c.ownerWritten) || owner
+      : undefined;
     const prefix = [parentLocal, ownerPart].filter(Boolean).join(".");
     c.def = defs.length;
     // An operator is named without spaces (`operator <<` -> `operator<<`), as its calls are.
@@ -234,6 +240,9 @@ export function analyze(
     const returns = callableKind ? returnTypeOf(c.node, spec) : undefined;
     const constant = callableKind && constQualified(c.node);
     const generics = typeParamsOf(c.node);
+    // An extension's receiver: C#'s `this` parameter, or (where the language says so) the type
+    // written before the name (`fun Foo.m()`).
+    const receiverType = spec.extensionOwners && c.owner ? c.ownerWritten : paramInfo?.receiver;
     defs.push({
       name,
       kind,
@@ -255,6 +264,8 @@ export function analyze(
       ...(constant ? { constant } : {}),
       ...(generics ? { typeParams: generics.names } : {}),
       ...(generics && Object.keys(generics.bounds).length ? { typeBounds: generics.bounds } : {}),
+      ...(receiverType ? { receiverType } : {}),
+      ...(paramInfo?.receiver ? { receiverParam: true } : {}),
     });
   });
 
@@ -318,6 +329,8 @@ export function analyze(
     const args = argList?.length ??
       (call.isNew && !call.delegate && !/[({]|::\s*new$|^::/.test(call.node.text) ? 0 : undefined);
     const argTypes = argList?.some(Boolean) ? argList : undefined;
+    const typeArgs = call.isNew ? undefined : typeArgCount(call.node, call.name);
+    const argNames = argList?.names.some(Boolean) ? argList.names : undefined;
     callFacts.push({
       from: defIndexAt(call.node, false, false),
       name: call.isNew ? typeName(call.name.text) : cleanName(call.name.text),
@@ -331,6 +344,8 @@ export function analyze(
       delegate: call.delegate || undefined,
       ...(args !== undefined ? { args } : {}),
       ...(argTypes ? { argTypes } : {}),
+      ...(typeArgs ? { typeArgs } : {}),
+      ...(argNames ? { argNames } : {}),
     });
   }
   callFacts.sort((a, b) => a.line - b.line);
@@ -368,7 +383,13 @@ export function analyze(
     const variable = normalizeReceiver(h.variable.text);
     if (!variable) continue;
     const pointer = h.type !== undefined && holdsPointer(h.at, h.variable, h.type);
-    let type = h.type ? valueType(h.type.text, spec) : "";
+    // `var h = (Wrapper<T>)cache.GetOrAdd(...)`: a cast names the type, however long the value.
+    const castType = h.value?.type === "cast_expression" ? h.value.childForFieldName("type") : null;
+    let type = h.type
+      ? valueType(h.type.text, spec)
+      : castType
+      ? valueType(castType.text, spec)
+      : "";
     // A pointer to `char` is a C string, as a parameter's type reads (declaratorMark).
     if (pointer && type === "char") type = "char*";
     const expr = !type && h.value ? compactExpr(h.value.text) : undefined;
@@ -483,7 +504,7 @@ function rangeCalls(range: Node): Omit<CallFact, "from">[] {
 function paramsOf(
   node: Node,
   spec: LanguageSpec,
-): { range: [number, number]; types: string[]; names: string[] } | undefined {
+): { range: [number, number]; types: string[]; names: string[]; receiver?: string } | undefined {
   const list = parameterList(node, 0);
   if (!list) return undefined;
   let required = 0;
@@ -496,6 +517,7 @@ function paramsOf(
   let variadicNext = false;
   let afterEquals = false;
   let lastOptional: (() => void) | undefined;
+  let receiver: string | undefined;
   for (const p of list.children) {
     if (!p) continue;
     if (!p.isNamed) {
@@ -510,11 +532,20 @@ function paramsOf(
       continue;
     }
     if (/comment|keyword_separator|positional_separator|attribute/.test(p.type)) continue;
+    // Kotlin `vararg x: T`: the modifiers are the parameter's preceding sibling.
+    if (p.type === "parameter_modifiers") {
+      if (/\bvararg\b/.test(p.text)) variadicNext = true;
+      continue;
+    }
     const text = p.text;
     const nameNode = p.childForFieldName("name") ?? p.childForFieldName("pattern") ??
       declaratorName(p.childForFieldName("declarator"));
     if (first) {
       first = false;
+      // C# `static M(this Foo x, ...)`: an extension method of Foo.
+      const mods = p.namedChildren.filter((c) => c?.type === "modifier").map((c) => c!.text);
+      const type = p.childForFieldName("type");
+      if (mods.includes("this") && type) receiver = valueType(type.text, spec) || undefined;
       // Rust `&mut self`, `&'a self`, `mut self`: the receiver too.
       const selfName = nameNode
         ? nameNode.text
@@ -530,13 +561,13 @@ function paramsOf(
     ) {
       variadicNext = false;
       max = -1;
+      // Its element type, marked `...` (`params object[] a`, `vararg a: T`, `T... a`).
+      const elem = declaredType(p);
+      types.push(elem ? `${paramType(elem.text, spec).replace(/\[\]$/, "")}...` : "");
       continue;
     }
-    const declared = p.childForFieldName("type") ??
-      p.namedChildren.find((c) =>
-        c !== null && /type$/.test(c.type) && c.type !== "parameter_modifiers"
-      );
-    types.push(declared ? valueType(declared.text, spec) + declaratorMark(p, declared) : "");
+    const declared = declaredType(p);
+    types.push(declared ? paramType(declared.text, spec) + declaratorMark(p, declared) : "");
     if (max >= 0) max++;
     const optional = /default|optional/.test(p.type) || p.childForFieldName("value") !== null ||
       p.childForFieldName("default_value") !== null || /\?\s*:/.test(text) || /=/.test(text);
@@ -545,7 +576,15 @@ function paramsOf(
       lastOptional = () => required--;
     } else lastOptional = undefined;
   }
-  return { range: [required, max], types, names };
+  return { range: [required, max], types, names, ...(receiver ? { receiver } : {}) };
+}
+
+/** A parameter's declared type node, if written. */
+function declaredType(p: Node): Node | null | undefined {
+  return p.childForFieldName("type") ??
+    p.namedChildren.find((c) =>
+      c !== null && /type$/.test(c.type) && c.type !== "parameter_modifiers"
+    );
 }
 
 /**
@@ -637,6 +676,16 @@ function typeParamsOf(node: Node): { names: string[]; bounds: Record<string, str
     const m = p?.text.match(/^\s*([\w$]+)\s*:\s*(?:\?Sized\s*\+\s*)?([\w$.:]+)/);
     if (m && names.includes(m[1]) && !bounds[m[1]]) bounds[m[1]] = typeName(m[2]);
   }
+  // C# `where T : IFoo, new()`: the first type constraint is the bound.
+  for (const clause of node.namedChildren) {
+    if (clause?.type !== "type_parameter_constraints_clause") continue;
+    const param = clause.namedChildren[0]?.text;
+    const bound = clause.namedChildren.find((c) =>
+      c?.type === "type_parameter_constraint" &&
+      /^(identifier|generic_name|qualified_name)$/.test(c.namedChildren[0]?.type ?? "")
+    );
+    if (param && bound && names.includes(param)) bounds[param] ??= typeName(bound.text);
+  }
   return names.length ? { names, bounds } : undefined;
 }
 
@@ -644,7 +693,7 @@ function typeParamsOf(node: Node): { names: string[]; bounds: Record<string, str
  * Arguments of a call when they can be counted (no spread, splat or block pass), each with the
  * static type the call site shows (see CallFact.argTypes).
  */
-function argsOf(node: Node, typed: boolean): string[] | undefined {
+function argsOf(node: Node, typed: boolean): (string[] & { names: string[] }) | undefined {
   let list = node.childForFieldName("arguments");
   let trailing = 0;
   if (!list) {
@@ -664,6 +713,7 @@ function argsOf(node: Node, typed: boolean): string[] | undefined {
   }
   if (!list) return undefined;
   const out: string[] = [];
+  const names: string[] = [];
   let named = false;
   // Each `.type` and `.text` of a node is a call into the parser: read each once.
   for (const raw of list.namedChildren) {
@@ -681,10 +731,19 @@ function argsOf(node: Node, typed: boolean): string[] | undefined {
       a = inner[inner.length - 1] ?? raw;
       aType = a.type;
       const head = raw.text.slice(0, a.startIndex - raw.startIndex);
-      if (/^\s*\*/.test(head)) return undefined;
+      if (/^\s*\*/.test(head)) {
+        // Kotlin `f(format, *args)`: the array spread into a vararg parameter, written `*`.
+        if (!typed) return undefined;
+        out.push("*");
+        names.push("");
+        continue;
+      }
       if (inner.length > 1 && /=|:/.test(head)) named = true;
-    }
-    if (a.type === "parameter_declaration") {
+      // A named argument's parameter name (`buffered: false`, `modifiers = x`).
+      const name = named ? inner[0]?.text.trim() ?? "" : "";
+      names.push(/^[A-Za-z_][\w]*$/.test(name) ? name : named ? "?" : "");
+    } else names.push(named ? "?" : "");
+    if (aType === "parameter_declaration") {
       // A vexing parse's "parameter" is an argument: a name (`data`, `NodeType::Map`) or a type.
       out.push(
         a.namedChildCount === 1 && a.text.length <= 80 ? `=${normalizeReceiver(a.text)}` : "",
@@ -694,8 +753,22 @@ function argsOf(node: Node, typed: boolean): string[] | undefined {
     // Only overload choice reads literal types; a bare name may be a function passed as a value.
     out.push(named ? "" : typed ? argType(a, aType) : bareName(a, aType));
   }
-  for (let i = 0; i < trailing; i++) out.push("");
-  return out;
+  // A trailing lambda (Kotlin `f(a) { ... }`) is passed to the last parameter, named `^` here.
+  for (let i = 0; i < trailing; i++) out.push(typed ? "λ" : "");
+  for (let i = 0; i < trailing; i++) names.push(typed ? "^" : "");
+  return Object.assign(out, { names });
+}
+
+/** Explicit type arguments of a call (`M<int, string>(...)`, Kotlin `f<Int>()`), if written. */
+function typeArgCount(call: Node, name: Node): number | undefined {
+  let list = name.parent?.type === "generic_name"
+    ? name.parent.namedChildren.find((c) => c?.type === "type_argument_list")
+    : undefined;
+  if (!list && contains(call, name)) {
+    const suffix = call.namedChildren.find((c) => c?.type === "call_suffix");
+    list = suffix?.namedChildren.find((c) => c?.type === "type_arguments");
+  }
+  return list ? list.namedChildren.filter((c) => c && !/comment/.test(c.type)).length : undefined;
 }
 
 /** `=name` for an argument that is a bare name, else "". */
@@ -712,6 +785,12 @@ function argType(a: Node, t: string = a.type): string {
       .test(t)
   ) {
     return "String";
+  }
+  // `Foo::class` (Kotlin): a class literal.
+  if (/^[\w$.]+\s*::\s*class$/.test(a.text)) return "KClass";
+  // A lambda: a value of a function type (LanguageSpec.functionTypes), written `λ`.
+  if (/^(lambda_expression|anonymous_method_expression|lambda_literal|annotated_lambda)$/.test(t)) {
+    return "λ";
   }
   if (t === "real_literal") return /[fF]$/.test(a.text) ? "float" : "double";
   if (t === "number_literal") return /[.eE]/.test(a.text) ? "double" : "int";
@@ -747,8 +826,8 @@ function argType(a: Node, t: string = a.type): string {
     return type ? typeName(type.text) : "";
   }
   if (
-    t === "identifier" || t === "field_access" || t === "member_expression" ||
-    t === "field_expression"
+    /^(identifier|field_access|field_expression|member_expression|navigation_expression|member_access_expression)$/
+      .test(t)
   ) {
     return a.text.length <= 80 ? `=${normalizeReceiver(a.text)}` : "";
   }
@@ -812,6 +891,15 @@ export function valueType(text: string, spec: LanguageSpec): string {
   }
   if (/^["'(]/.test(t)) t = t.replace(/^["']|["']$/g, "");
   return typeName(t);
+}
+
+/** A parameter's type for overload choice: as valueType, keeping its type arguments (`IRequest<T>`). */
+function paramType(text: string, spec: LanguageSpec): string {
+  // Kotlin `(T) -> Unit`, `T.() -> Unit`: a function type.
+  if (/^[^<]*->/.test(text.replace(/^[\s(]*suspend\s+/, ""))) return "λ";
+  const bare = valueType(text, spec);
+  const generic = text.trim().match(/^([\w.$]+)\s*(<[\s\S]*>)\??$/);
+  return generic && bare && generic[1].split(".").pop() === bare ? `${bare}${generic[2]}` : bare;
 }
 
 /** Splits on a separator outside brackets. */
@@ -897,6 +985,13 @@ export function typeName(text: string): string {
 function normalizeCallee(text: string): string {
   const open = text.indexOf("(");
   return open < 0 ? text : normalizeReceiver(text.slice(0, open)) + text.slice(open);
+}
+
+/** A type as written with its qualifier (`A.B<T>?` -> `A.B`, `kotlin.String` stays). */
+function qualifiedType(text: string): string {
+  const t = text.trim().replace(/<[\s\S]*>/g, "").replace(/[?!\s]+/g, "");
+  // A package prefix is no part of the type's name (`kotlin.reflect.KClass` -> `KClass`).
+  return /^[\w$.]+$/.test(t) ? t.replace(/^([a-z_][\w$]*\.)+(?=[A-Z])/, "") : typeName(text);
 }
 
 /** `self .foo` / `this?.x` / `a::b` written with spaces: a compact dotted receiver. */

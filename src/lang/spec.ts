@@ -180,4 +180,25 @@ export interface LanguageSpec {
    * signature and range), as if the pattern had captured it.
    */
   definitionWrappers?: string[];
+  /**
+   * A definition's `@owner` is an extension's receiver type (Kotlin `fun Foo.m()`): besides
+   * being Foo's member when Foo is a repository type, it extends values of any type named so.
+   */
+  extensionOwners?: boolean;
+  /**
+   * Outside generic methods that return a value of their type argument (dependency-injection
+   * factories: `GetRequiredService<IMediator>()`): the call's value has that type.
+   */
+  genericFactories?: string[];
+  /**
+   * Type arguments are inferred from a call's arguments only (C#): a generic method whose type
+   * parameter no parameter mentions (`T Query<T>(string sql)`) needs them written.
+   */
+  argumentInference?: boolean;
+  /** Function (delegate) types a lambda argument converts to, for overload choice (`Action`). */
+  functionTypes?: string[];
+  /** Code in namespace `A.B` sees namespace `A`'s names without importing it (C#). */
+  enclosingNamespaces?: boolean;
+  /** The type of a class literal (`Foo::class` is a `KClass`), for extensions on it. */
+  classLiteralType?: string;
 }

@@ -20,6 +20,10 @@ export interface CallShape {
   operator?: boolean;
   args?: number;
   argTypes?: string[];
+  /** Named arguments' parameter names by position ("" positional), when any is named. */
+  argNames?: string[];
+  /** Explicit type arguments written at the call (`M<int>()`), which the overload must declare. */
+  typeArgs?: number;
 }
 
 export interface Found {

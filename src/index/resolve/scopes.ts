@@ -24,7 +24,7 @@ import {
   repoFiles,
   sameSymbol,
 } from "./refs.ts";
-import { lastDot } from "./text.ts";
+import { lastDot, splitArgs } from "./text.ts";
 
 /**
  * Names seen from a place: the structure of every file (owners, bases, nesting), imports and
@@ -98,7 +98,7 @@ export abstract class Scopes {
       for (const r of refs) {
         this.byId.set(r.node.id, r);
         if (spec.openTypes && TYPE_KINDS.has(r.def.kind)) {
-          const key = `${this.family(f.language)}\0${r.node.qualified_name}`;
+          const key = openKey(this.family(f.language), r);
           const parts = this.openParts.get(key);
           if (parts) parts.push(r);
           else this.openParts.set(key, [r]);
@@ -136,6 +136,9 @@ export abstract class Scopes {
       const types = this.lookup(scope, r.def.parent, r.def.owner, accept, false).refs;
       if (types.length === 1 && types[0].node.id !== r.node.id) {
         this.ownerType.set(r.node.id, types[0]);
+        // An extension (Kotlin `fun Foo.m()`) is no member: calls reach it where it is visible,
+        // ranked against the other extensions of that name (resolve/extensions.ts).
+        if (r.def.receiverType && !r.def.receiverParam) continue;
         push(this.members, types[0].node.id, r.def.name, r);
         if (!isType(types[0])) this.constructorFunctions.add(types[0].node.id);
       }
@@ -555,15 +558,24 @@ export abstract class Scopes {
   }
 
   resolveTypeRefUncached(scope: FileScope, from: number, written: string): DefRef[] {
-    const parts = written.replace(/::/g, ".").split(".").filter(Boolean);
+    // `IRequest<Pong>`: where a name has several generic arities (C# `IRequest`, `IRequest<T>`),
+    // the count of type arguments tells them apart.
+    const generic = written.match(/^([^<]*)<([\s\S]*)>$/);
+    const arity = generic ? splitArgs(generic[2]).length : 0;
+    const parts = (generic ? generic[1] : written).replace(/::/g, ".").split(".").filter(Boolean);
     const name = parts.pop();
     if (!name) return [];
+    const byArity = (refs: DefRef[]) => {
+      if (refs.length < 2) return refs;
+      const same = refs.filter((r) => (r.def.typeParams?.length ?? 0) === arity);
+      return same.length ? same : refs;
+    };
     if (parts.length) {
       // (A type of that name: `X.new` is no type path though `new` reaches X's constructor.)
       const viaQualifier = this.memberOfQualifier(scope, from, parts.join("."), name).filter((r) =>
         isType(r) && r.def.name === name
       );
-      if (viaQualifier.length) return viaQualifier;
+      if (viaQualifier.length) return byArity(viaQualifier);
       // `DidYouMean::SpellChecker`: a path whose head is a type name nothing here defines or
       // imports is another library's, whatever the repository calls `SpellChecker`.
       const head = parts[0];
@@ -574,11 +586,21 @@ export abstract class Scopes {
         return [];
       }
     }
+    // The scope that has the name decides; among its types of that name, the one of that arity.
     const found = this.lookup(scope, from, name, isType, true).refs;
     // `::Readline` (Ruby): the top-level constant only.
-    return /^\s*(::|\.)/.test(written) && !parts.length
-      ? found.filter((r) => r.node.qualified_name === name)
-      : found;
+    if (/^\s*(::|\.)/.test(written) && !parts.length) {
+      return found.filter((r) => r.node.qualified_name === name);
+    }
+    if (!found.length || found.every((r) => (r.def.typeParams?.length ?? 0) === arity)) {
+      return found;
+    }
+    const siblings = (this.globalNames.get(this.family(scope.facts.language))?.get(name) ?? [])
+      .filter((r) =>
+        isType(r) && r.node.qualified_name === found[0].node.qualified_name &&
+        (r.def.typeParams?.length ?? 0) === arity
+      );
+    return siblings.length ? siblings : found;
   }
 
   within(scope: FileScope, index: number, ancestor: number): boolean {
@@ -683,8 +705,7 @@ export abstract class Scopes {
   /** The definitions that together make a type: itself, or every part of an open type. */
   partsOf(type: DefRef): DefRef[] {
     if (!this.isOpen(type) || !TYPE_KINDS.has(type.def.kind)) return [type];
-    const key = `${this.family(type.file.language)}\0${type.node.qualified_name}`;
-    return this.openParts.get(key) ?? [type];
+    return this.openParts.get(openKey(this.family(type.file.language), type)) ?? [type];
   }
 
   /** A file's hints by variable (built once per file). */
@@ -719,4 +740,9 @@ export abstract class Scopes {
     call: CallShape,
     depth: number,
   ): Found | undefined;
+}
+
+/** One open type's parts share family, qualified name and generic arity (`IRequest<T>` is not `IRequest`). */
+function openKey(family: string, r: DefRef): string {
+  return `${family}\0${r.node.qualified_name}\0${r.def.typeParams?.length ?? 0}`;
 }

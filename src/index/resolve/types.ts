@@ -52,6 +52,11 @@ export abstract class Types extends Scopes {
     }
     if (!expr) return {};
     const spec = scope.spec;
+    // A literal (`"x"`, `1`, `2.5`, `true`): a value of a built-in type.
+    if (/^["'$@\d-]|^(true|false)$/.test(expr)) {
+      const lit = literalType(expr.replace(/^[$@]+(?=")/, ""));
+      if (lit && !lit.startsWith("=") && lit !== "null") return { known: true, name: lit };
+    }
     // `x as T`, `<T>x`, `(T) x`: a cast names the type.
     const cast = expr.match(/\s(?:as|satisfies)\s+([\w$.]+)(?:<.*>)?$/) ??
       expr.match(/^\(([A-Z][\w$.]*)(?:<.*>)?\)\s*[\w$]/);
@@ -63,10 +68,14 @@ export abstract class Types extends Scopes {
     if (expr.endsWith(")")) {
       const open = openingParen(expr);
       if (open <= 0) return {};
+      const written = expr.slice(0, open).trim();
       // `a::b::f::<T>(..)` (a hint's expression as written): the dotted receiver calls have.
-      const callee = expr.slice(0, open).replace(/<[^()]*>$/, "").replace(/::$/, "").trim()
+      const callee = written.replace(/<[^()]*>$/, "").replace(/::$/, "").trim()
         .replace(/^([\w$]+(?:(?:::|\.)[\w$]+)+)$/, (p) => p.replace(/::/g, "."));
       if (!callee) return {};
+      // `Make<Foo>()`: the explicit type arguments.
+      const explicit = written.match(/<([^()]*)>$/);
+      const typeArgs = explicit ? splitArgs(explicit[1]) : [];
       const dot = lastDot(callee);
       const name = dot < 0 ? callee : callee.slice(dot + 1);
       const receiver = dot < 0 ? undefined : callee.slice(0, dot);
@@ -87,6 +96,7 @@ export abstract class Types extends Scopes {
         name,
         receiver,
         args: args.length,
+        ...(typeArgs.length ? { typeArgs: typeArgs.length } : {}),
         argTypes: args.map(literalType),
       }, depth + 1);
       const target = found?.refs[0];
@@ -109,8 +119,20 @@ export abstract class Types extends Scopes {
           : undefined;
         if (returned) return { known: true, name: returned };
       }
-      if (!target) return {};
+      if (!target) {
+        // An outside generic factory (`sp.GetRequiredService<IMediator>()`) makes its argument.
+        return typeArgs.length === 1 && spec.genericFactories?.includes(name)
+          ? this.typeNamed(scope, from, typeArgs[0])
+          : {};
+      }
       if (isType(target)) return { type: target };
+      // `T Make<T>()` called as `Make<Foo>()`: the value is a Foo.
+      const typeParam = target.def.returns
+        ? target.def.typeParams?.indexOf(target.def.returns)
+        : -1;
+      if (typeParam !== undefined && typeParam >= 0) {
+        return typeArgs[typeParam] ? this.typeNamed(scope, from, typeArgs[typeParam]) : {};
+      }
       if (target.def.returns) {
         const ts = this.scopes.get(target.file.path)!;
         // `-> Self`, `: this`: a builder returns its own type.
@@ -132,6 +154,10 @@ export abstract class Types extends Scopes {
       }
       return {};
     }
+    // `Foo::class` (read as `Foo.class`): a class literal, typed as the language says.
+    if (spec.classLiteralType && /^[\w$.]+\.class$/.test(expr)) {
+      return { known: true, name: spec.classLiteralType };
+    }
     const found = this.hintFor(scope, from, expr);
     if (found) {
       const { hint, owner } = found;
@@ -143,6 +169,12 @@ export abstract class Types extends Scopes {
     // A bare name: maybe a module-level variable imported from another file, or one of the
     // package (Go, Java, C#: files of one package see each other's top-level variables).
     if (/^[\w$#]+$/.test(expr)) {
+      // A field or property inherited from a base (`connection` declared in `TestBase<T>`).
+      const type = scope.spec.implicitThis ? this.enclosingType(scope, from) : undefined;
+      if (type) {
+        const inherited = this.fieldTypeOf(type, expr, depth + 1);
+        if (inherited.type || inherited.known) return inherited;
+      }
       const imported = this.importedVariableType(scope, expr, depth);
       if (imported.type || imported.known) return imported;
       const pkg = this.packageVariable(scope, expr);
@@ -216,10 +248,46 @@ export abstract class Types extends Scopes {
     return common;
   }
 
+  /** A file-level typed name visible here (own file, imported by name, or the package's). */
+  typeAlias(scope: FileScope, name: string): { hint: TypeHint; owner: FileScope } | undefined {
+    // Asked for every type name the repository does not define (`String`, `List`): once per file.
+    const key = `${scope.facts.path}\0${name}`;
+    if (this.aliasCache.has(key)) return this.aliasCache.get(key);
+    const found = this.typeAliasUncached(scope, name);
+    this.aliasCache.set(key, found);
+    return found;
+  }
+
+  readonly aliasCache = new Map<string, { hint: TypeHint; owner: FileScope } | undefined>();
+
+  typeAliasUncached(
+    scope: FileScope,
+    name: string,
+  ): { hint: TypeHint; owner: FileScope } | undefined {
+    const own = this.hintsOf(scope).get(name)?.find((h) => h.scope === -1 && h.type);
+    if (own) return { hint: own, owner: scope };
+    for (const b of this.bindingsOf(scope).get(name) ?? []) {
+      for (const path of b.files) {
+        const fs = this.scopes.get(path);
+        const hint = fs &&
+          this.hintsOf(fs).get(b.name ?? name)?.find((h) => h.scope === -1 && h.type);
+        if (fs && hint) return { hint, owner: fs };
+      }
+    }
+    const pkg = this.packageVariable(scope, name);
+    return pkg?.hint.type ? pkg : undefined;
+  }
+
   /** `import { container } from "./c"`: the type of a module-level variable of another file. */
   importedVariableType(scope: FileScope, name: string, depth: number): TypeOf {
     for (const b of this.bindingsOf(scope).get(name) ?? []) {
       if (!b.name) continue;
+      // `import a.KModifier.PUBLIC`: an enum's constant imported by name is a value of the enum.
+      const owner = b.source?.split(/\.|::/).pop();
+      if (owner && scope.spec.typeNames?.test(owner)) {
+        const e = this.exported(b.files, owner, 0).find((r) => r.def.kind === "Enum");
+        if (e) return { type: e };
+      }
       for (const path of b.files) {
         const fs = this.scopes.get(path);
         const hint = fs ? this.hintsOf(fs).get(b.name)?.find((h) => h.scope === -1) : undefined;
@@ -255,9 +323,18 @@ export abstract class Types extends Scopes {
   }
 
   /** A type name written in a scope, resolved; `known` when it names nothing in the repository. */
-  typeNamed(scope: FileScope, from: number, written: string): TypeOf {
+  typeNamed(scope: FileScope, from: number, written: string, depth = 0): TypeOf {
     const refs = this.resolveTypeRef(scope, from, written).filter(isType);
     if (refs.length) return { type: refs[0] };
+    // A type alias (Kotlin `typealias RawOption = NullableOption<String, String>`): a file-level
+    // hint on a type-like name, in this file, imported or of the package.
+    if (depth < 4 && scope.spec.typeNames?.test(written)) {
+      const alias = this.typeAlias(scope, written);
+      if (alias && alias.hint.type !== written) {
+        const t = this.typeNamed(alias.owner, -1, alias.hint.type, depth + 1);
+        if (t.type) return t;
+      }
+    }
     // A generic parameter (`T`) says nothing about the value's type, unless it has a bound.
     for (let at = from; at >= 0; at = scope.refs[at].def.parent) {
       const def = scope.refs[at].def;
@@ -289,6 +366,8 @@ export abstract class Types extends Scopes {
       const t = this.fieldTypeOf(base, field, depth + 1, seen);
       if (t.type || t.known) return t;
     }
+    // `KModifier.PUBLIC`: an enum's constant is a value of the enum.
+    if (type.def.kind === "Enum" && /^[A-Z]/.test(field)) return { type };
     return {};
   }
 

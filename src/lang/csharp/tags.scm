@@ -27,10 +27,11 @@
 ; Inheritance: the base list mixes the base class and interfaces; the target's kind decides.
 ; (A base list belongs to the class, record, struct or interface around it.)
 (base_list [(identifier) (qualified_name)] @reference.inherits)
-(base_list (generic_name (identifier) @reference.inherits))
+; `IRequest<Pong>` whole: its arity tells it from `IRequest`.
+(base_list (generic_name) @reference.inherits)
 ; `record B(int X) : A(X)`
 (base_list (primary_constructor_base_type type: [(identifier) (qualified_name)] @reference.inherits))
-(base_list (primary_constructor_base_type type: (generic_name (identifier) @reference.inherits)))
+(base_list (primary_constructor_base_type type: (generic_name) @reference.inherits))
 
 ; ---------------------------------------------------------------------------------------------
 ; Calls: M(), M<T>(), obj.M(), Type.M<T>(), this.M(), base.M(), obj?.M()
@@ -102,7 +103,7 @@
 ; Type hints. Declared types of locals and fields (`Foo x`, `Foo<T> x`, `Foo? x`), `var x = new
 ; Foo()`, parameters, properties, `foreach (Foo x in ...)`, `x is Foo f`.
 (variable_declaration
-  type: [(identifier) (generic_name) (qualified_name) (nullable_type)] @hint.type
+  type: [(identifier) (generic_name) (qualified_name) (nullable_type) (predefined_type)] @hint.type
   (variable_declarator name: (identifier) @hint.var)) @hint
 (variable_declaration
   type: (implicit_type)
@@ -117,9 +118,11 @@
     name: (identifier) @hint.var
     [(invocation_expression) (member_access_expression) (identifier) (await_expression)
      (cast_expression) (as_expression) (conditional_access_expression)
-     (parenthesized_expression)] @hint.value)) @hint
+     (parenthesized_expression) (string_literal) (verbatim_string_literal)
+     (interpolated_string_expression) (integer_literal) (real_literal) (boolean_literal)
+     (character_literal)] @hint.value)) @hint
 (parameter
-  type: [(identifier) (generic_name) (qualified_name) (nullable_type)] @hint.type
+  type: [(identifier) (generic_name) (qualified_name) (nullable_type) (predefined_type)] @hint.type
   name: (identifier) @hint.var) @hint
 (property_declaration
   type: [(identifier) (generic_name) (qualified_name) (nullable_type)] @hint.type

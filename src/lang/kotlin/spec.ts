@@ -29,6 +29,10 @@ export const kotlin: LanguageSpec = {
     Short: "short",
     Any: "Object",
   },
+  // `fun Foo.m()`: an extension of every value typed Foo (a typealias, a nested or outside type).
+  extensionOwners: true,
+  classLiteralType: "KClass",
+  functionTypes: ["Function", "KFunction", "Runnable", "Callable"],
   constructorNames: ["constructor"],
   primaryConstructor: true,
   superNames: ["super"],

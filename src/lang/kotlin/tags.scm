@@ -131,6 +131,11 @@
 (property_declaration
   (variable_declaration (identifier) @hint.var .)
   (call_expression . (identifier) @hint.type)) @hint
+; `val name = "x"`, `val n = 1`: a literal's type.
+(property_declaration
+  (variable_declaration (identifier) @hint.var .)
+  [(string_literal) (multiline_string_literal) (character_literal) (number_literal)
+   (float_literal)] @hint.value) @hint
 ; `val x = a.make()`, `val x = Foo.Builder()`, `val x = y as Foo`: the value's type, on demand.
 (property_declaration
   (variable_declaration (identifier) @hint.var .)
@@ -140,3 +145,8 @@
   [(user_type) @hint.type (nullable_type (user_type) @hint.type)]) @hint
 (class_parameter (identifier) @hint.var
   [(user_type) @hint.type (nullable_type (user_type) @hint.type)]) @hint
+
+; `typealias RawOption = NullableOption<String, String>`: the alias names that type (a file-level
+; hint on the alias's name, which typeNamed follows where no repository type has the name).
+(source_file (type_alias . "typealias" . (identifier) @hint.var
+  [(user_type) @hint.type (nullable_type (user_type) @hint.type)]) @hint)
