@@ -181,6 +181,12 @@ export interface LanguageSpec {
    */
   definitionWrappers?: string[];
   /**
+   * Whether a name a file imports can be imported from that file in turn (Python's
+   * `from a import x`, Rust's `pub use`, C/C++ includes; default true). False where an import
+   * only serves its own file (Java, Kotlin, C#, Go): lookups never follow it onwards.
+   */
+  importsReexported?: boolean;
+  /**
    * A definition's `@owner` is an extension's receiver type (Kotlin `fun Foo.m()`): besides
    * being Foo's member when Foo is a repository type, it extends values of any type named so.
    */

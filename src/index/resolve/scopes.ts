@@ -444,6 +444,29 @@ export abstract class Scopes {
       this.lineSensitive = true; // cut off by depth: not an answer to keep
       return [];
     }
+    // A list of many files (a wildcard import, a package) is asked again for every name looked
+    // up through it: memoised per list as well as per file.
+    if (files.length > 1) {
+      const key = `${name}\0${alias ?? ""}`;
+      const known = this.exportListCache.get(files)?.get(key);
+      if (known) return known;
+      const outer = this.lineSensitive;
+      this.lineSensitive = false;
+      const found = this.exportedEach(files, name, depth, alias);
+      if (!this.lineSensitive) {
+        let byName = this.exportListCache.get(files);
+        if (!byName) this.exportListCache.set(files, byName = new Map());
+        byName.set(key, found);
+      }
+      this.lineSensitive ||= outer;
+      return found;
+    }
+    return this.exportedEach(files, name, depth, alias);
+  }
+
+  readonly exportListCache = new WeakMap<string[], Map<string, DefRef[]>>();
+
+  exportedEach(files: string[], name: string, depth: number, alias?: string): DefRef[] {
     const out: DefRef[] = [];
     for (const path of files) {
       // Memoised per (file, name): re-exports and wildcard chains are followed once. Answers cut
@@ -484,7 +507,7 @@ export abstract class Scopes {
       const top = scope.refs.filter((r) => r.def.parent < 0);
       hits = named.length ? named : top.length === 1 ? top : [];
     }
-    if (!hits.length) {
+    if (!hits.length && scope.spec.importsReexported !== false) {
       for (const b of this.bindingsOf(scope).get(name) ?? []) {
         hits = hits.concat(this.exported(b.files, b.name ?? name, depth + 1));
       }

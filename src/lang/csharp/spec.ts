@@ -20,6 +20,7 @@ export const csharp: LanguageSpec = {
   query,
   selfNames: ["this", "base"],
   implicitThis: true,
+  importsReexported: false,
   packageScope: "declared",
   typeNames: /^[A-Z][\w$]*$/,
   testFiles: /(^|\/)[^/]*\.Tests?\/|Tests?\.cs$/,

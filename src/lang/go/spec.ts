@@ -38,6 +38,7 @@ export const go: LanguageSpec = {
   query,
   selfNames: [],
   implicitThis: false,
+  importsReexported: false,
   uniqueBareNames: false,
   packageScope: "directory",
   typeNames: /^[A-Z][\w$]*$/,

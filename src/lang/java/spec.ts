@@ -9,6 +9,7 @@ export const java: LanguageSpec = {
   query,
   selfNames: ["this", "super"],
   implicitThis: true,
+  importsReexported: false,
   packageScope: "declared",
   typeNames: /^[A-Z][\w$]*$/,
   testFiles: /(^|\/)src\/(test|it)\/|Tests?\.java$/,

@@ -12,6 +12,7 @@ export const kotlin: LanguageSpec = {
   prepare: prepareKotlinSource,
   selfNames: ["this", "super"],
   implicitThis: true,
+  importsReexported: false,
   packageScope: "declared",
   typeNames: /^[A-Z][\w$]*$/,
   testFiles: /(^|\/)src\/(test|androidTest|\w+Test)\/|Tests?\.kts?$/,
