@@ -15,7 +15,8 @@ import {
   StreamableHTTPClientTransport,
   StreamableHTTPError,
 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { bearerMatches, isLoopbackHost, originAllowed } from "../src/mcp/http.ts";
+import { bearerMatches } from "../src/mcp/http.ts";
+import { isLoopbackHost, originAllowed } from "../src/origin.ts";
 import { testDb } from "./helpers/db.ts";
 import { dropProject, uniqueName } from "./helpers/graph.ts";
 import { childEnv, dbUrl, MCP_ARGS, ROOT, textOf } from "./helpers/mcp.ts";

@@ -26,6 +26,7 @@ import { Session, type SessionOptions } from "../query/session.ts";
 import { VERSION } from "../version.ts";
 import { createServer } from "./server.ts";
 import { isViewPath, viewHandler } from "../view/handler.ts";
+import { isLoopbackHost, originAllowed } from "../origin.ts";
 
 export interface HttpOptions {
   host: string;
@@ -50,27 +51,6 @@ export const DEFAULT_HTTP_PORT = 3000;
 export const DEFAULT_HTTP_HOST = "127.0.0.1";
 const DEFAULT_IDLE_MS = 60 * 60 * 1000;
 const DEFAULT_MAX_SESSIONS = 256;
-
-/** True for names and addresses that only this machine can reach. */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.toLowerCase().replace(/^\[(.*)\]$/, "$1");
-  return h === "localhost" || h.endsWith(".localhost") || h === "::1" ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h === "::ffff:127.0.0.1";
-}
-
-/** Whether a request's Origin header may talk to this server. */
-export function originAllowed(origin: string, allowed: readonly string[] = []): boolean {
-  if (allowed.includes("*")) return true;
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    return false; // "null" (sandboxed pages, file://) and garbage
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return false;
-  if (isLoopbackHost(url.hostname)) return true;
-  return allowed.some((a) => a.replace(/\/+$/, "").toLowerCase() === url.origin.toLowerCase());
-}
 
 /** The host part of a Host header (`name:port`, `[v6]:port`). */
 function hostOfHeader(value: string): string {

@@ -75,16 +75,6 @@ export function noteMeta(n: Note): string {
 
 // ---- text -------------------------------------------------------------------------------------
 
-export function snippet(body: string, words: string[]): string {
-  const text = body.replace(/^---[\s\S]*?\n---\n/, "").replace(/^\s*#.*$/gm, "")
-    .replace(/\s+/g, " ");
-  const lower = text.toLowerCase();
-  const at = words.map((w) => lower.indexOf(w)).filter((i) => i >= 0).sort((a, b) => a - b)[0];
-  if (at === undefined) return F.oneLine(text, 100);
-  const from = Math.max(0, at - 40);
-  return `${from > 0 ? "..." : ""}${F.oneLine(text.slice(from), 100)}`;
-}
-
 export function decisionLine(
   d: { path: string; title: string; status: string; date: string },
 ): string {

@@ -16,7 +16,7 @@ import { byDepthThenLocation, fileOf, mergeParallel } from "../query/neighbors.t
 import type { Target } from "../query/session.ts";
 import { type Commit, historyOf } from "./history.ts";
 import { notesAbout, NoteStore, type Placement } from "./notes.ts";
-import { snippet } from "./format.ts";
+import * as F from "../query/format.ts";
 
 // ---- recall -----------------------------------------------------------------------------------
 
@@ -190,4 +190,15 @@ export async function memoryGroup(
     commits: history.commits,
     ...(history.note ? { history_note: history.note } : {}),
   };
+}
+
+/** The part of a decision record around the first word asked for, on one line. */
+function snippet(body: string, words: string[]): string {
+  const text = body.replace(/^---[\s\S]*?\n---\n/, "").replace(/^\s*#.*$/gm, "")
+    .replace(/\s+/g, " ");
+  const lower = text.toLowerCase();
+  const at = words.map((w) => lower.indexOf(w)).filter((i) => i >= 0).sort((a, b) => a - b)[0];
+  if (at === undefined) return F.oneLine(text, 100);
+  const from = Math.max(0, at - 40);
+  return `${from > 0 ? "..." : ""}${F.oneLine(text.slice(from), 100)}`;
 }

@@ -49,6 +49,9 @@ export function isFile(n: NodeRef): boolean {
 /** Hard cap on rows of one traversal step, whatever the caller asks for. */
 export const STEP_CAP = 5000;
 
+/** Confidence at or below which an edge is a name-only guess. */
+export const GUESS = 0.7;
+
 export class GraphReader {
   constructor(readonly db: Db, readonly graph: string) {}
 

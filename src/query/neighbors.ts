@@ -7,6 +7,7 @@ import {
   byLocation,
   type Direction,
   type GraphReader,
+  GUESS,
   isFile,
   type Link,
   type NodeRef,
@@ -103,9 +104,6 @@ export interface ListOptions {
   includeTests?: boolean;
   includeGuesses?: boolean;
 }
-
-/** Confidence at or below which an edge is a name-only guess. */
-export const GUESS = 0.7;
 
 /**
  * Production code first; tests, examples and the like, and name-only guesses, left out unless

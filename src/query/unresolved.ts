@@ -10,8 +10,7 @@
  */
 import { fileId } from "../graph/model.ts";
 import * as Q from "../db/queries.ts";
-import { type GraphReader, isFile, type NodeRef } from "./graph.ts";
-import { GUESS } from "./neighbors.ts";
+import { type GraphReader, GUESS, isFile, type NodeRef } from "./graph.ts";
 import { isProduction } from "./role.ts";
 
 export interface Unresolved {

@@ -5,7 +5,7 @@
  */
 import { CgraphError } from "../errors.ts";
 import { log } from "../log.ts";
-import { originAllowed } from "../mcp/http.ts";
+import { originAllowed } from "../origin.ts";
 import { Session, type SessionOptions } from "../query/session.ts";
 import { viewHandler } from "./handler.ts";
 
