@@ -45,7 +45,7 @@ export function argsOf(node: Node, typed: boolean): (string[] & { names: string[
       a = inner[inner.length - 1] ?? raw;
       aType = a.type;
       const head = raw.text.slice(0, a.startIndex - raw.startIndex);
-      if (/^\s*\*/.test(head)) {
+      if (/^\s*\*/.test(head) || /spread/.test(aType)) {
         // Kotlin `f(format, *args)`: the array spread into a vararg parameter, written `*`.
         if (!typed) return undefined;
         out.push("*");
