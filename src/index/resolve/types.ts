@@ -350,11 +350,14 @@ export abstract class Types extends Scopes {
     if (depth > MAX_DEPTH) return this.cutOff({});
     if (seen.has(type.node.id)) return {};
     seen.add(type.node.id);
-    const ts = this.scopes.get(type.file.path);
-    if (!ts) return {};
-    const hint = this.fieldHintOf(ts, type, field);
-    if (hint?.type) return this.typeNamed(ts, hint.scope, hint.type);
-    if (hint?.expr) return this.typeOfExpr(ts, hint.scope, hint.expr, depth + 1);
+    if (!this.scopes.get(type.file.path)) return {};
+    // A field declared in any part of an open type (a C# partial class, a reopened Ruby class).
+    for (const part of this.partsOf(type)) {
+      const ps = this.scopes.get(part.file.path);
+      const hint = ps ? this.fieldHintOf(ps, part, field) : undefined;
+      if (hint?.type) return this.typeNamed(ps!, hint.scope, hint.type);
+      if (hint?.expr) return this.typeOfExpr(ps!, hint.scope, hint.expr, depth + 1);
+    }
     // An embedded field is named after its type (Go `struct { *Group }`: `c.Group`).
     const embedded = this.basesOf(type).find((b) => b.def.name === field);
     if (embedded) return { type: embedded };
