@@ -1,7 +1,7 @@
 /** `cgraph init-agent`: agent guidance files and registration instructions (src/agent/init.ts). */
 import { type Client, CLIENTS, initAgent } from "../agent/init.ts";
 import { CgraphError } from "../errors.ts";
-import { type Command, parseCommandArgs } from "./command.ts";
+import { type Command, parseCommandArgs, pathArgument } from "./command.ts";
 
 const USAGE = "cgraph init-agent [path] [--claude] [--cursor] [--codex] [--vscode] " +
   "[--url URL] [--command CMD] [--dry-run]";
@@ -41,10 +41,8 @@ export const initAgentCommand: Command = {
       console.log(HELP);
       return 0;
     }
-    if (positionals.length > 1) {
-      console.error(`cgraph init-agent: one path at most\nUsage: ${USAGE}`);
-      return 2;
-    }
+    const path = pathArgument("init-agent", positionals, USAGE);
+    if (path === undefined) return 2;
     if (values.url !== undefined && !/^https?:\/\/[^/]/.test(values.url)) {
       throw new CgraphError(
         `not an http(s) URL: ${values.url}`,
@@ -53,7 +51,7 @@ export const initAgentCommand: Command = {
     }
     const clients = CLIENTS.filter((c) => values[c]) as Client[];
     const result = await initAgent({
-      path: positionals[0] ?? ".",
+      path,
       clients,
       url: values.url,
       launch: values.command ? { command: values.command, args: [] } : undefined,

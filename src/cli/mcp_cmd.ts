@@ -2,11 +2,10 @@
  * `cgraph mcp [path]`: the MCP server, over stdio (src/mcp/server.ts) or, with `--http` or
  * `MCP_TRANSPORT=http`, over Streamable HTTP (src/mcp/http.ts).
  */
-import { resolve } from "node:path";
 import { CgraphError } from "../errors.ts";
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, serveHttp } from "../mcp/http.ts";
 import { serveStdio } from "../mcp/server.ts";
-import { type Command, parseCommandArgs } from "./command.ts";
+import { type Command, parseCommandArgs, pathArgument } from "./command.ts";
 
 const USAGE = "cgraph mcp [path] [--project P] [--branch B] " +
   "[--http [--port 3000] [--host 127.0.0.1] [--allow-origin O]...]";
@@ -60,12 +59,10 @@ export const mcpCommand: Command = {
       console.log(HELP);
       return 0;
     }
-    if (positionals.length > 1) {
-      console.error(`cgraph mcp: one path at most\nUsage: ${USAGE}`);
-      return 2;
-    }
+    const path = pathArgument("mcp", positionals, USAGE);
+    if (path === undefined) return 2;
     const sessionOpts = {
-      defaultPath: resolve(positionals[0] ?? "."),
+      defaultPath: path,
       project: values.project,
       branch: values.branch,
     };

@@ -1,7 +1,6 @@
 /** `cgraph view [path]`: the graph in a browser (src/view/). */
-import { resolve } from "node:path";
 import { openBrowser, serveView } from "../view/serve.ts";
-import { type Command, parseCommandArgs } from "./command.ts";
+import { type Command, parseCommandArgs, pathArgument } from "./command.ts";
 import { parsePort } from "./mcp_cmd.ts";
 
 const USAGE = "cgraph view [path] [--port N] [--no-open] [--project P] [--branch B]";
@@ -32,12 +31,10 @@ export const viewCommand: Command = {
       console.log(HELP);
       return 0;
     }
-    if (positionals.length > 1) {
-      console.error(`cgraph view: one path at most\nUsage: ${USAGE}`);
-      return 2;
-    }
+    const path = pathArgument("view", positionals, USAGE);
+    if (path === undefined) return 2;
     return await serveView({
-      defaultPath: resolve(positionals[0] ?? "."),
+      defaultPath: path,
       project: values.project,
       branch: values.branch,
     }, {

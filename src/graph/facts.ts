@@ -17,14 +17,9 @@ export const SYMBOL_KINDS = [
 export type SymbolKind = typeof SYMBOL_KINDS[number];
 
 /** Kinds that can own methods and take part in inheritance. */
-export const TYPE_KINDS: ReadonlySet<SymbolKind> = new Set([
-  "Class",
-  "Interface",
-  "Struct",
-  "Enum",
-  "Trait",
-  "Module",
-]);
+export const TYPE_KINDS: ReadonlySet<SymbolKind> = new Set(
+  SYMBOL_KINDS.filter((k) => k !== "Function" && k !== "Method"),
+);
 
 export interface DefFact {
   name: string;

@@ -3,16 +3,10 @@
  * around one symbol or file (memory_linked_search): callers, callees, notes on them, decisions
  * naming it, commits touching its lines. Rendering is in format.ts, the tool definitions in tools.ts.
  */
+import { type Section, section } from "../query/context.ts";
 import * as Q from "../db/queries.ts";
-import {
-  byLocation,
-  type GraphReader,
-  isFile,
-  type Link,
-  nodeOf,
-  type NodeRef,
-} from "../query/graph.ts";
-import { byDepthThenLocation, fileOf, mergeParallel } from "../query/neighbors.ts";
+import { byLocation, type GraphReader, isFile, nodeOf, type NodeRef } from "../query/graph.ts";
+import { fileOf } from "../query/neighbors.ts";
 import type { Target } from "../query/session.ts";
 import { type Commit, historyOf } from "./history.ts";
 import { notesAbout, NoteStore, type Placement } from "./notes.ts";
@@ -65,10 +59,7 @@ export async function searchDecisions(g: GraphReader, q: string, words: string[]
 
 // ---- memory_linked_search ---------------------------------------------------------------------
 
-export interface Section {
-  links: Link[];
-  total: number;
-}
+export type { Section };
 
 export interface MemoryNote {
   placement: Placement;
@@ -97,11 +88,6 @@ export interface MemoryGroup {
   decisions: MemoryDecision[];
   commits: Commit[];
   history_note?: string;
-}
-
-function section(links: Link[], limit: number): Section {
-  const merged = mergeParallel(links).sort(byDepthThenLocation);
-  return { links: merged.slice(0, limit), total: merged.length };
 }
 
 export async function memoryGroup(

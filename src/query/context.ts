@@ -40,7 +40,8 @@ export interface ContextResult {
   groups: ContextGroup[];
 }
 
-function section(links: Link[], cap: number): Section {
+/** Links merged by (caller, callee), nearest first, the first `cap` of them and how many in all. */
+export function section(links: Link[], cap: number): Section {
   const merged = mergeParallel(links).sort(byDepthThenLocation);
   return { links: merged.slice(0, cap), total: merged.length };
 }
