@@ -92,7 +92,7 @@ export function analyze(
   >();
   const imports: ImportFact[] = [];
   const importNodes: Node[] = [];
-  const inheritNodes: { node: Node; relation: InheritFact["relation"] }[] = [];
+  const inheritNodes: { node: Node; relation: InheritFact["relation"]; hooked: boolean }[] = [];
   const hintNodes: { at: Node; variable: Node; type?: Node; value?: Node }[] = [];
   let pkg: string | undefined;
   let defaultExport: string | undefined;
@@ -188,7 +188,7 @@ export function analyze(
       } else if (c.name.startsWith("reference.")) {
         const relation = c.name.slice("reference.".length);
         if (relation === "extends" || relation === "implements" || relation === "inherits") {
-          inheritNodes.push({ node: c.node, relation });
+          inheritNodes.push({ node: c.node, relation, hooked: byName.has("hooked") });
         }
       } else if (c.name === "hint") {
         const variable = byName.get("hint.var");
@@ -371,7 +371,13 @@ export function analyze(
   callFacts.sort((a, b) => a.line - b.line);
 
   const inherits: InheritFact[] = [];
-  for (const { node, relation } of inheritNodes) {
+  for (const { node, relation, hooked } of inheritNodes) {
+    // `@hooked`: a mixin made inside a class-level hook method (spec.mixinHooks), which hands it
+    // to the type the hook is defined in; anywhere else the capture is no mixin.
+    if (hooked) {
+      const fn = defIndexAt(node);
+      if (fn < 0 || !defs[fn].static || !spec.mixinHooks?.includes(defs[fn].name)) continue;
+    }
     const from = defIndexAt(node, true);
     const impl = implAt(containers, node);
     if (impl && (from < 0 || contains(containers.find((c) => c.def === from)!.node, impl.node))) {

@@ -24,6 +24,8 @@
  * Package — `@package` on the declared package / namespace name (Java, Kotlin, C# file-scoped, Go).
  * Returned functions — `@return.value` on a name a definition returns (`return inner`), so
  *   `make()()` and `h = make(); h()` reach `inner`.
+ *   `@hooked` beside `@reference.implements` keeps it only inside a class-level method named in
+ *   `mixinHooks` (Ruby's `def self.included(base); base.extend M; end`).
  * Decorators — `@decorator` on a decorator: its calls belong to the scope the decorated
  *   definition is made in (the class for member and parameter decorators).
  * Default export — `@export.default` on the name a file exports as its default (JS/TS).
@@ -207,4 +209,6 @@ export interface LanguageSpec {
   enclosingNamespaces?: boolean;
   /** The type of a class literal (`Foo::class` is a `KClass`), for extensions on it. */
   classLiteralType?: string;
+  /** Class-level hook methods whose `@hooked` mixins belong to the type defining them. */
+  mixinHooks?: string[];
 }
