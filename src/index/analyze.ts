@@ -118,7 +118,11 @@ export function analyze(
         continue;
       }
       const kind = KIND_BY_CAPTURE[c.name];
-      const nameNode = byName.get("name");
+      // `@qualified`: a scoped name (`ns::Cart::add`) whose last name is the definition's and the
+      // scope just before it its owner.
+      const qualified = byName.get("qualified");
+      const scoped = qualified && kind ? splitScoped(qualified) : undefined;
+      const nameNode = scoped?.name ?? byName.get("name");
       if (kind && nameNode) {
         const node = wrapperOf(c.node, spec);
         if (seenDefs.has(node.id)) {
@@ -135,8 +139,7 @@ export function analyze(
           nameNode,
           name: cleanName(nameNode.text),
           kind,
-          owner: byName.has("owner") ? typeName(byName.get("owner")!.text) : undefined,
-          ownerWritten: byName.has("owner") ? qualifiedType(byName.get("owner")!.text) : undefined,
+          ...ownerOf(scoped?.scope ?? byName.get("owner")),
           ...(c.name === "definition.macro" ? { macro: true } : {}),
           ...(byName.has("static") ? { static: true } : {}),
           ...(c.name === "definition.alias" ? { alias: true } : {}),
@@ -553,4 +556,22 @@ function implAt(containers: Container[], node: Node): Container | undefined {
   let found: Container | undefined;
   for (const c of containers) if (c.kind === "impl" && contains(c.node, node)) found = c;
   return found;
+}
+
+/** The last name of a scoped name node and the scope just before it. */
+export function splitScoped(node: Node): { name: Node; scope?: Node } {
+  let at = node;
+  let scope: Node | undefined;
+  while (at.type === node.type) {
+    const inner = at.childForFieldName("name");
+    if (!inner) break;
+    scope = at.childForFieldName("scope") ?? scope;
+    at = inner;
+  }
+  // A template's name (`Box<T>::put<int>` -> `put`).
+  return { name: at.childForFieldName("name") ?? at, scope };
+}
+
+function ownerOf(owner: Node | undefined): { owner?: string; ownerWritten?: string } {
+  return owner ? { owner: typeName(owner.text), ownerWritten: qualifiedType(owner.text) } : {};
 }

@@ -9,7 +9,8 @@
  *   that stands for the type it inherits from (C++ `using It = Base<T>;`: made by its constructors).
  *   A function directly inside a type becomes a method automatically.
  *   `@owner` (optional, inside the match): the owning type's name when it is written outside the
- *   type's body (Go receiver type).
+ *   type's body (Go receiver type). `@qualified` instead of `@name` on a scoped name
+ *   (`ns::Cart::add`): its last name is the name and the scope before it the owner.
  * Scopes that are not definitions — `@scope.impl` with `@name` (Rust `impl T`, `impl Trait for T`):
  *   methods inside are owned by the named type.
  * Calls — the call node `@reference.call`, the callee's name `@name`, optional `@receiver` (object or
