@@ -347,12 +347,13 @@ export function analyze(
     }
     const receiver = call.receiver ? normalizeReceiver(call.receiver.text) : undefined;
     const argList = argsOf(call.node, spec.overloads === true);
+    const callText = call.node.text;
     // An object made without an argument list (`Status s;`, `new Foo`) passes none; a
     // constructor reference (`Child::new`, `::Child`) passes what its use decides.
     const args = argList?.length ??
-      (call.isNew && !call.delegate && !/[({]|::\s*new$|^::/.test(call.node.text) ? 0 : undefined);
+      (call.isNew && !call.delegate && !/[({]|::\s*new$|^::/.test(callText) ? 0 : undefined);
     const argTypes = argList?.some(Boolean) ? argList : undefined;
-    const typeArgs = call.isNew ? undefined : typeArgCount(call.node, call.name);
+    const typeArgs = call.isNew ? undefined : typeArgCount(call.node, call.name, callText);
     const argNames = argList?.names.some(Boolean) ? argList.names : undefined;
     callFacts.push({
       from: defIndexAt(call.node, false, false),
@@ -411,7 +412,8 @@ export function analyze(
   for (const h of hintNodes) {
     const variable = normalizeReceiver(h.variable.text);
     if (!variable) continue;
-    const pointer = h.type !== undefined && holdsPointer(h.at, h.variable, h.type);
+    const pointer = spec.pointers === true && h.type !== undefined &&
+      holdsPointer(h.at, h.variable, h.type);
     // `var h = (Wrapper<T>)cache.GetOrAdd(...)`: a cast names the type, however long the value.
     const castType = h.value?.type === "cast_expression" ? h.value.childForFieldName("type") : null;
     let type = h.type
@@ -430,7 +432,8 @@ export function analyze(
       ...(expr ? { expr } : {}),
       line: h.at.startPosition.row + 1,
       ...(pointer ? { pointer: true } : {}),
-      ...(h.at.namedChildren.some((n) => n?.type === "type_qualifier" && n.text === "const")
+      ...(spec.pointers &&
+          h.at.namedChildren.some((n) => n?.type === "type_qualifier" && n.text === "const")
         ? { constant: true }
         : {}),
     });

@@ -28,6 +28,7 @@ import { type Resolution, resolveAll } from "./resolve/mod.ts";
 import { readCandidates, type ReadFile } from "./scan.ts";
 import { type Skipped, walkRepository } from "./walk.ts";
 import { GraphWriter } from "./writer.ts";
+import { StagingStream } from "./staging.ts";
 
 export type IndexMode = "full" | "incremental";
 
@@ -216,22 +217,20 @@ async function full(
   progress: (p: Progress) => void,
   mark: (phase: string) => void,
 ): Promise<void> {
-  const facts = await analyze(read, summary, progress);
+  const caches = [ref.keys.files, ref.keys.facts, ref.keys.edges, ref.keys.edgeLists];
+  const staged = caches.map((k) => `${k}~staging`);
+  // Files, symbols, hashes and facts are written while parsing goes on (see staging.ts).
+  const stream = new StagingStream(db, ref.keys.staging, staged[0], staged[1], staged);
+  const facts = await analyze(read, summary, progress, (f) => stream.add(f));
   summary.files.added = facts.map((f) => f.path);
   mark("parse");
   progress({ phase: "resolve", done: 0, total: 1 });
   const resolution = resolveAll(facts, languageByName);
   mark("resolve");
 
-  const caches = [ref.keys.files, ref.keys.facts, ref.keys.edges, ref.keys.edgeLists];
-  const staged = caches.map((k) => `${k}~staging`);
-  await db.deleteGraph(ref.keys.staging);
-  await db.command(["DEL", ...staged]);
-  const writer = new GraphWriter(db, ref.keys.staging);
-  await writer.createIndexes();
   progress({ phase: "write", done: 0, total: 3 });
-  await writer.files(facts.map(fileNode));
-  await writer.symbols([...resolution.symbols.values()].flat());
+  await stream.finish();
+  const writer = new GraphWriter(db, ref.keys.staging);
   progress({ phase: "write", done: 1, total: 3 });
   await writer.edges([...resolution.edges.values()].flat());
   progress({ phase: "write", done: 2, total: 3 });
@@ -242,11 +241,9 @@ async function full(
     facts,
     codeUnchanged: false,
   });
-  await db.hashSet(staged[0], Object.fromEntries(facts.map((f) => [f.path, f.hash])));
-  // Facts and edge lists are large (tens of MB on 10,000 files): serialised a slice at a time.
+  // Edge lists are large (tens of MB on 10,000 files): serialised a slice at a time.
   for (let i = 0; i < facts.length; i += CACHE_SLICE) {
     const slice = facts.slice(i, i + CACHE_SLICE);
-    await db.hashSet(staged[1], Object.fromEntries(slice.map((f) => [f.path, JSON.stringify(f)])));
     await db.hashSet(staged[3], edgeLists(resolution, slice.map((f) => f.path)));
   }
   await db.hashSet(staged[2], edgeCache(resolution, facts.map((f) => f.path)).digests);
@@ -377,11 +374,13 @@ async function analyze(
   files: ReadFile[],
   summary: IndexSummary,
   progress: (p: Progress) => void,
+  onFacts?: (facts: FileFacts) => void,
 ): Promise<FileFacts[]> {
   const facts = await analyzeParallel(
     files,
     summary.files.skipped,
     (done) => progress({ phase: "parse", done, total: files.length }),
+    onFacts,
   );
   for (const f of facts) {
     if (f.parseErrors <= 0) continue;

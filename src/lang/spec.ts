@@ -63,6 +63,11 @@ export interface LanguageSpec {
   selfNames: string[];
   /** The self name is a pointer (C++ `this`): `*this` is the object, `this == p` compares. */
   selfIsPointer?: boolean;
+  /**
+   * Variables may hold pointers and be `const` (C, C++): a hint's declarator or type says so
+   * (`Foo* p`, `std::unique_ptr<Foo> p`, `new Foo`), and operators on a pointer are its own.
+   */
+  pointers?: boolean;
   /** A bare call `m()` inside a class may call the class's own method (Java, C#, C++, Kotlin, Ruby). */
   implicitThis: boolean;
   /** How files see each other's top-level names without an import. */
