@@ -24,8 +24,11 @@ import { commandLineOf, freePort, isAlive, poll, portIsFree, runProgram, signal 
 export const PREFERRED_PORT = 6479;
 export const EMBEDDED_ORIGIN = "embedded server";
 const HOST = "127.0.0.1";
-/** How long a starting server may stay silent. */
-const START_WAIT_MS = 60_000;
+/** How long a starting server may stay silent (CGRAPH_DB_START_WAIT_MS). */
+function startWaitMs(): number {
+  const ms = Number(Deno.env.get("CGRAPH_DB_START_WAIT_MS"));
+  return Number.isFinite(ms) && ms > 0 ? ms : 60_000;
+}
 /** How long a server that answers LOADING (reading its data) is waited for. */
 const LOADING_WAIT_MS = 600_000;
 
@@ -304,6 +307,7 @@ async function launch(
     // and restarted, which would only start the load over again.
     let loadingSince = 0;
     const started = Date.now();
+    const startWait = startWaitMs();
     const ready = await poll(
       async () => {
         pid = Number((await Deno.readTextFile(paths.pidFile).catch(() => "")).trim()) || pid;
@@ -319,7 +323,7 @@ async function launch(
           }
           loadingSince ||= Date.now();
         }
-        const limit = loadingSince ? LOADING_WAIT_MS : START_WAIT_MS;
+        const limit = loadingSince ? LOADING_WAIT_MS : startWait;
         return Date.now() - started > limit ? "timeout" : undefined;
       },
       LOADING_WAIT_MS,
@@ -355,9 +359,7 @@ async function launch(
     lastFailure = (ready === "died"
       ? `the server exited during start-up`
       : ready === "timeout" || !ready
-      ? `the server did not answer within ${
-        (loadingSince ? LOADING_WAIT_MS : START_WAIT_MS) / 1000
-      } s`
+      ? `the server did not answer within ${(loadingSince ? LOADING_WAIT_MS : startWait) / 1000} s`
       : ready) + tail(lines);
     if (/already in use/i.test(lastFailure) || ready?.includes("held by another")) {
       continue;
