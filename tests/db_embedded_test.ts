@@ -351,7 +351,10 @@ Deno.test("embedded: a server still loading its data is waited for, not killed a
     try {
       // Logged writes are replayed at start-up: a few seconds of loading.
       for (let i = 0; i < 4; i++) {
-        await r.db.query("big", "UNWIND range(1, 400000) AS i CREATE (:N {i: i, s: 'padding text'})");
+        await r.db.query(
+          "big",
+          "UNWIND range(1, 400000) AS i CREATE (:N {i: i, s: 'padding text'})",
+        );
       }
     } finally {
       await r.db.close();
