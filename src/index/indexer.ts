@@ -22,6 +22,7 @@ import type { FileFacts } from "../graph/facts.ts";
 import { affectedFiles } from "./affected.ts";
 import { withLock } from "./lock.ts";
 import { runPostIndexSteps } from "./post_index.ts";
+import { type Seed, seedFromBase } from "./seed.ts";
 import { type Edge, fileNode } from "../graph/model.ts";
 import { analyzeParallel } from "./pool.ts";
 import { type Resolution, resolveAll } from "./resolve/mod.ts";
@@ -49,6 +50,9 @@ export interface IndexOptions {
   onLock?: (message: string) => void;
 }
 
+/** How long a new branch waits for its base graph's indexer before indexing in full. */
+const SEED_WAIT_MS = 30_000;
+
 export interface IndexSummary {
   project: string;
   branch: string;
@@ -56,6 +60,8 @@ export interface IndexSummary {
   root: string;
   commit?: string;
   mode: IndexMode;
+  /** A new branch's first run: the branch whose graph it started from (copied, then updated). */
+  seededFrom?: string;
   files: {
     scanned: number;
     added: string[];
@@ -108,6 +114,13 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
   };
   mark("scan");
 
+  // A new branch starts from a copy of the closest graph of its project, then only the
+  // difference is indexed (inside the indexer's entry, so every caller gets it).
+  let seed: Seed | undefined;
+  if (!opts.full && !(await db.listGraphs()).includes(ref.keys.graph)) {
+    seed = await seedFromBase(db, ref, { waitMs: SEED_WAIT_MS, warnings });
+    mark("copy");
+  }
   const previous = await previousState(db, ref, opts.full === true, warnings);
   mark("load");
   const summary: IndexSummary = {
@@ -117,6 +130,7 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
     root: ref.root,
     commit: ref.commit,
     mode: previous ? "incremental" : "full",
+    seededFrom: previous && seed ? seed.branch : undefined,
     files: {
       scanned: read.length,
       added: [],

@@ -23,6 +23,9 @@ export function formatSummary(s: IndexSummary): string {
     `files: scanned ${f.scanned}, added ${f.added.length}, modified ${f.modified.length}, deleted ${f.deleted.length}, unchanged ${f.unchanged}, skipped ${f.skipped.length}, unsupported ${f.unsupported}${
       f.parseErrors ? `, with syntax errors ${f.parseErrors}` : ""
     }`,
+    ...(s.seededFrom
+      ? [`started from a copy of branch ${displayName(s.seededFrom)}'s graph (new branch)`]
+      : []),
     `symbols: ${counts(s.symbols)}`,
     `edges: ${counts(s.edges)}`,
   ];
@@ -54,6 +57,7 @@ export function summaryJson(s: IndexSummary, cap = 200): Record<string, unknown>
     root: s.root,
     commit: s.commit ?? null,
     mode: s.mode,
+    seeded_from: s.seededFrom ? displayName(s.seededFrom) : null,
     files_changed: cut([...s.files.added, ...s.files.modified, ...s.files.deleted]),
     files: {
       scanned: s.files.scanned,
