@@ -9,31 +9,11 @@ import { indexProject } from "../src/index/indexer.ts";
 import { deleteGraphs } from "../src/project/catalog.ts";
 import { resolveProject } from "../src/project/identity.ts";
 import { testDb } from "./helpers/db.ts";
-import { copyFixture, prng, randomEdit } from "./helpers/edits.ts";
+import { fixtureRepo, git, prng, randomEdit } from "./helpers/edits.ts";
 import { dumpGraph, uniqueName } from "./helpers/graph.ts";
 import type { Db } from "../src/db/client.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
-
-export async function git(cwd: string, ...args: string[]): Promise<string> {
-  const out = await new Deno.Command("git", {
-    args: ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main", ...args],
-    cwd,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
-  return new TextDecoder().decode(out.stdout).trim();
-}
-
-/** A git repository (branch main, one commit) holding the given fixtures. */
-export async function fixtureRepo(...langs: string[]): Promise<string> {
-  const dir = await copyFixture(...langs);
-  await git(dir, "init", "-q");
-  await git(dir, "add", ".");
-  await git(dir, "commit", "-qm", "init");
-  return dir;
-}
 
 /** A path for a new worktree next to the temp repositories (git creates it). */
 async function worktreePath(): Promise<string> {

@@ -16,6 +16,7 @@ import * as R from "../db/queries.ts";
 import { languageByName } from "../lang/registry.ts";
 import { log } from "../log.ts";
 import { bindProject } from "../project/catalog.ts";
+import { evictBeyondCap, maxGraphsFromEnv } from "../project/retention.ts";
 import type { ProjectRef } from "../project/identity.ts";
 import { VERSION } from "../version.ts";
 import type { FileFacts } from "../graph/facts.ts";
@@ -48,6 +49,8 @@ export interface IndexOptions {
   waitMs?: number;
   /** Lines about the lock: who holds it while waiting, a takeover from a dead holder. */
   onLock?: (message: string) => void;
+  /** Graphs a project keeps, least recently used dropped first (default: the environment's). */
+  maxGraphs?: number;
 }
 
 /** How long a new branch waits for its base graph's indexer before indexing in full. */
@@ -62,6 +65,8 @@ export interface IndexSummary {
   mode: IndexMode;
   /** A new branch's first run: the branch whose graph it started from (copied, then updated). */
   seededFrom?: string;
+  /** Branches of the project whose graphs were dropped to keep it within its cap (LRU). */
+  evicted?: string[];
   files: {
     scanned: number;
     added: string[];
@@ -90,10 +95,14 @@ export async function indexProject(
 ): Promise<IndexSummary> {
   await bindProject(db, ref);
   const what = `${ref.project}:${ref.branch}`;
-  return await withLock(db, ref.keys.lock, what, () => run(db, ref, opts), {
+  const cap = opts.maxGraphs ?? maxGraphsFromEnv();
+  const summary = await withLock(db, ref.keys.lock, what, () => run(db, ref, opts), {
     waitMs: opts.waitMs,
     onWait: opts.onLock,
   });
+  const evicted = await evictBeyondCap(db, ref.project, ref.branch, cap);
+  if (evicted.length) summary.evicted = evicted;
+  return summary;
 }
 
 async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSummary> {
@@ -483,6 +492,7 @@ async function writeInfo(db: Db, ref: ProjectRef, s: IndexSummary, files: number
     project: ref.project,
     commit: ref.commit ?? "",
     indexed_at: new Date().toISOString(),
+    last_used: new Date().toISOString(),
     version: VERSION,
     mode: s.mode,
     files: String(files),

@@ -43,6 +43,13 @@ export function formatSummary(s: IndexSummary): string {
   if (f.skipped.length) {
     lines.push(`skipped: ${capped(f.skipped.map((x) => `${x.path} (${x.reason})`))}`);
   }
+  if (s.evicted?.length) {
+    lines.push(
+      `dropped least recently used graph(s) of this project (cap CGRAPH_MAX_GRAPHS_PER_PROJECT): ${
+        s.evicted.map(displayName).join(", ")
+      }`,
+    );
+  }
   for (const w of s.warnings) lines.push(`warning: ${w}`);
   return lines.join("\n");
 }
@@ -58,6 +65,7 @@ export function summaryJson(s: IndexSummary, cap = 200): Record<string, unknown>
     commit: s.commit ?? null,
     mode: s.mode,
     seeded_from: s.seededFrom ? displayName(s.seededFrom) : null,
+    evicted: (s.evicted ?? []).map(displayName),
     files_changed: cut([...s.files.added, ...s.files.modified, ...s.files.deleted]),
     files: {
       scanned: s.files.scanned,

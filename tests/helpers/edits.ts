@@ -1,4 +1,7 @@
-/** Random edits of fixture trees, replayable from a seed (the incremental == full properties). */
+/**
+ * Random edits of fixture trees, replayable from a seed (the incremental == full properties), and
+ * fixture trees as git repositories.
+ */
 import { join } from "node:path";
 
 const FIXTURES = new URL("../../fixtures/", import.meta.url).pathname;
@@ -88,4 +91,25 @@ export async function randomEdit(
       return `move ${pick}`;
     }
   }
+}
+
+/** Runs git in `cwd` as a fixed identity (default branch main); throws with git's message. */
+export async function git(cwd: string, ...args: string[]): Promise<string> {
+  const out = await new Deno.Command("git", {
+    args: ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main", ...args],
+    cwd,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+/** A git repository (branch main, one commit) holding the given fixtures. */
+export async function fixtureRepo(...langs: string[]): Promise<string> {
+  const dir = await copyFixture(...langs);
+  await git(dir, "init", "-q");
+  await git(dir, "add", ".");
+  await git(dir, "commit", "-qm", "init");
+  return dir;
 }
