@@ -23,7 +23,7 @@ import type { FileFacts } from "../graph/facts.ts";
 import { affectedFiles } from "./affected.ts";
 import { withLock } from "./lock.ts";
 import { runPostIndexSteps } from "./post_index.ts";
-import { type Seed, seedFromBase } from "./seed.ts";
+import { type Seed, startSeed } from "./seed.ts";
 import { type Edge, fileNode } from "../graph/model.ts";
 import { analyzeParallel } from "./pool.ts";
 import { type Resolution, resolveAll } from "./resolve/mod.ts";
@@ -110,6 +110,12 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
   const progress = opts.onProgress ?? (() => {});
   const warnings: string[] = [];
   progress({ phase: "scan", done: 0, total: 0 });
+  // A new branch starts from a copy of the closest graph of its project, then only the
+  // difference is indexed (inside the indexer's entry, so every caller gets it). The copy runs
+  // while the tree is scanned.
+  const seeding = !opts.full && !(await db.listGraphs()).includes(ref.keys.graph)
+    ? startSeed(db, ref, { waitMs: SEED_WAIT_MS, warnings })
+    : undefined;
   const walk = await walkRepository(ref.root);
   const skipped = walk.skipped;
   const read = await readCandidates(walk.files, skipped);
@@ -123,15 +129,13 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
   };
   mark("scan");
 
-  // A new branch starts from a copy of the closest graph of its project, then only the
-  // difference is indexed (inside the indexer's entry, so every caller gets it).
-  let seed: Seed | undefined;
-  if (!opts.full && !(await db.listGraphs()).includes(ref.keys.graph)) {
-    seed = await seedFromBase(db, ref, { waitMs: SEED_WAIT_MS, warnings });
-    mark("copy");
-  }
-  const previous = await previousState(db, ref, opts.full === true, warnings);
+  const seed: Seed | undefined = await seeding;
+  if (seeding) mark("copy");
+  const previous = await previousState(db, ref, opts.full === true, warnings, seed !== undefined);
   mark("load");
+  // The graph must be whole before anything is written to it.
+  const graphReady = seed ? () => seed.graphReady : () => Promise.resolve();
+  if (!previous) await graphReady().catch(() => {});
   const summary: IndexSummary = {
     project: ref.project,
     branch: ref.branch,
@@ -159,8 +163,9 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
     warnings,
   };
 
-  if (previous) await incremental(db, ref, current, previous, summary, progress, mark);
-  else await full(db, ref, read, summary, progress, mark);
+  if (previous) {
+    await incremental(db, ref, current, previous, summary, progress, mark, graphReady);
+  } else await full(db, ref, read, summary, progress, mark);
 
   const counts = await graphCounts(db, ref.keys.graph);
   summary.symbols = counts.symbols;
@@ -192,9 +197,11 @@ async function previousState(
   ref: ProjectRef,
   forceFull: boolean,
   warnings: string[],
+  seeded: boolean,
 ): Promise<PreviousState | undefined> {
   if (forceFull) return undefined;
-  const exists = (await db.listGraphs()).includes(ref.keys.graph);
+  // A seeded graph is still being copied: its state is already there.
+  const exists = seeded || (await db.listGraphs()).includes(ref.keys.graph);
   if (!exists) return undefined;
   if (await db.command<number>(["EXISTS", ref.keys.pending])) {
     warnings.push("the previous incremental run was interrupted; re-indexing in full");
@@ -290,6 +297,7 @@ async function incremental(
   summary: IndexSummary,
   progress: (p: Progress) => void,
   mark: (phase: string) => void,
+  graphReady: () => Promise<void>,
 ): Promise<void> {
   const added: ReadFile[] = [];
   const modified: ReadFile[] = [];
@@ -301,6 +309,8 @@ async function incremental(
   const deleted = [...previous.hashes.keys()].filter((p) => !current.has(p));
   summary.files.unchanged = current.size - added.length - modified.length;
   if (!added.length && !modified.length && !deleted.length) {
+    await graphReady();
+    mark("copy");
     await runPostIndexSteps({
       db,
       graph: ref.keys.graph,
@@ -359,6 +369,8 @@ async function incremental(
     : [];
   const oldEdges = oldLists.flatMap((raw) => (raw ? JSON.parse(raw) as Edge[] : []));
 
+  await graphReady();
+  mark("copy");
   progress({ phase: "write", done: 0, total: 4 });
   const writer = new GraphWriter(db, ref.keys.graph);
   await db.command(["SET", ref.keys.pending, new Date().toISOString()]);

@@ -10,7 +10,7 @@
  * most recently indexed one. Outside git, any branch of the project is a correct start (every file
  * is compared by hash), so the most recent one is taken.
  */
-import { type Db, WRITE_TIMEOUT_MS } from "../db/client.ts";
+import { Db, WRITE_TIMEOUT_MS } from "../db/client.ts";
 import { log } from "../log.ts";
 import { commitDistance, defaultBranch } from "../project/branches.ts";
 import { type GraphInfo, listGraphs } from "../project/catalog.ts";
@@ -45,38 +45,45 @@ export async function baseCandidates(db: Db, ref: ProjectRef): Promise<GraphInfo
 }
 
 export interface Seed {
-  /** The branch whose graph was copied (sanitised). */
+  /** The branch whose graph is copied (sanitised). */
   branch: string;
-  /** Milliseconds spent choosing and copying. */
-  ms: number;
+  /**
+   * Settles once the graph itself is copied. The per-file state is copied before the seed is
+   * returned; the graph is copied meanwhile on a connection of its own, so the caller scans,
+   * parses and resolves while the server copies. Nothing may be written to the graph before.
+   */
+  graphReady: Promise<void>;
 }
 
 /**
  * Copies the closest base graph and its state to `ref`'s keys (which must not hold a graph yet).
- * The base's index lock is held while copying, so a base being re-indexed is never copied half
- * written. Returns what was copied, or undefined (nothing suitable: the caller indexes in full).
+ * The base's index lock is held until the copy is complete, so a base being re-indexed is never
+ * copied half written. Returns once the state is copied (see Seed), or undefined when nothing
+ * suitable exists (the caller indexes in full).
  */
-export async function seedFromBase(
+export async function startSeed(
   db: Db,
   ref: ProjectRef,
   opts: { waitMs?: number; warnings: string[] },
 ): Promise<Seed | undefined> {
-  const started = performance.now();
-  for (const base of (await baseCandidates(db, ref)).slice(0, 3)) {
+  const candidates = (await baseCandidates(db, ref)).slice(0, 3);
+  for (const base of candidates) {
     const from = keysFor(base.project, base.branch);
     const what = `${base.project}:${base.branch}`;
-    let copied: boolean;
-    try {
-      copied = await withLock(db, from.lock, what, () => copyGraph(db, from, ref.keys), {
-        waitMs: opts.waitMs ?? 0,
-      });
-    } catch (err) {
+    let stateDone!: (ok: boolean) => void;
+    const stateCopied = new Promise<boolean>((r) => (stateDone = r));
+    const whole = withLock(db, from.lock, what, async () => {
+      if (!(await copyState(db, from, ref.keys))) return stateDone(false);
+      stateDone(true);
+      await copyGraph(db, from, ref.keys);
+    }, { waitMs: opts.waitMs ?? 0 });
+    whole.catch((err) => {
       log.debug(`seed: ${what} not copied: ${(err as Error).message}`);
-      continue;
-    }
-    if (copied) return { branch: base.branch, ms: Math.round(performance.now() - started) };
+      stateDone(false);
+    });
+    if (await stateCopied) return { branch: base.branch, graphReady: whole };
   }
-  if ((await baseCandidates(db, ref)).length) {
+  if (candidates.length) {
     opts.warnings.push(
       `no graph of project ${
         displayName(ref.project)
@@ -86,8 +93,8 @@ export async function seedFromBase(
   return undefined;
 }
 
-/** Copies one graph and its state; false when the base is gone or its state is incomplete. */
-async function copyGraph(db: Db, from: GraphKeys, to: GraphKeys): Promise<boolean> {
+/** Copies a base's per-file state; false when the base is gone or its state is incomplete. */
+async function copyState(db: Db, from: GraphKeys, to: GraphKeys): Promise<boolean> {
   if (!(await db.listGraphs()).includes(from.graph)) return false;
   if (await db.command<number>(["EXISTS", from.pending])) return false;
   for (const key of stateKeys(from)) {
@@ -98,8 +105,17 @@ async function copyGraph(db: Db, from: GraphKeys, to: GraphKeys): Promise<boolea
   for (const [i, key] of stateKeys(from).entries()) await copyKey(db, key, targets[i]);
   await db.command(["DEL", to.pending]);
   await db.deleteGraph(to.graph);
-  await db.command(["GRAPH.COPY", from.graph, to.graph], WRITE_TIMEOUT_MS);
   return true;
+}
+
+/** GRAPH.COPY on a connection of its own: the main one stays free while the server copies. */
+async function copyGraph(db: Db, from: GraphKeys, to: GraphKeys): Promise<void> {
+  const own = await Db.connect(db.endpoint);
+  try {
+    await own.command(["GRAPH.COPY", from.graph, to.graph], WRITE_TIMEOUT_MS);
+  } finally {
+    await own.close();
+  }
 }
 
 /** `COPY` within a shard; a hash copied field by field where COPY cannot (keys on two shards). */
