@@ -117,6 +117,43 @@ Deno.test({ name: "a new branch starts from the closest indexed graph", ...opts 
   }
 });
 
+Deno.test(
+  { name: "a base being indexed is waited for, never copied half written", ...opts },
+  async () => {
+    const db = await testDb();
+    const dir = await fixtureRepo("python");
+    const wt = await worktreePath();
+    const main = await resolveProject(dir);
+    try {
+      await indexProject(db, main);
+      await git(dir, "worktree", "add", "-q", "-b", "waits", wt);
+      // An indexer of main (this very process, alive) holds main's lock for 1.5 s.
+      const holder = {
+        host: Deno.hostname(),
+        pid: Deno.pid,
+        started: Date.now(),
+        beat: Date.now(),
+      };
+      await db.command([
+        "SET",
+        main.keys.lock,
+        JSON.stringify({ ...holder, token: "t" }),
+        "PX",
+        "9000",
+      ]);
+      const release = setTimeout(() => db.command(["DEL", main.keys.lock]), 1500);
+      const t = performance.now();
+      const s = await indexProject(db, await resolveProject(wt));
+      clearTimeout(release);
+      assertEquals(s.seededFrom, "main");
+      assert(performance.now() - t >= 1400, "the copy waited for the base's indexer");
+    } finally {
+      await git(dir, "worktree", "remove", "--force", wt).catch(() => {});
+      await cleanup(db, [dir, join(wt, "..")], [main.project]);
+    }
+  },
+);
+
 // ---- incremental == full, for a branch graph copied from its base ------------------------------
 
 const LANGS = [

@@ -39,6 +39,18 @@ Deno.test(
       await indexProject(db, await resolveProject(kept));
       const goneGraph = keysFor(main.project, "topic%2Fgone").graph;
       const keptGraph = keysFor(main.project, "kept").graph;
+      // A detached worktree's graph lives as long as a worktree sits on that commit.
+      const detached = join(parent, "detached");
+      await git(dir, "worktree", "add", "-q", "--detach", detached, "HEAD");
+      const detachedRef = await resolveProject(detached);
+      assert(detachedRef.branch.startsWith("detached-"), detachedRef.branch);
+      await indexProject(db, detachedRef);
+      assertEquals((await findGarbage(db, main.project)).stale, []);
+      await git(dir, "worktree", "remove", "--force", detached);
+      assertEquals((await findGarbage(db, main.project)).stale.map((x) => x.branch), [
+        detachedRef.branch,
+      ]);
+      await dropStale(db, (await findGarbage(db, main.project)).stale);
       // The branch is deleted; kept's worktree is removed but its branch stays.
       await git(dir, "worktree", "remove", "--force", gone);
       await git(dir, "branch", "-D", "topic/gone");
