@@ -27,6 +27,7 @@ import { type Seed, startSeed } from "./seed.ts";
 import { type Edge, fileNode } from "../graph/model.ts";
 import { analyzeParallel } from "./pool.ts";
 import { type Resolution, resolveAll } from "./resolve/mod.ts";
+import { type Manifests, readManifests } from "./manifests.ts";
 import { readCandidates, type ReadFile } from "./scan.ts";
 import { type Skipped, walkRepository } from "./walk.ts";
 import { GraphWriter } from "./writer.ts";
@@ -119,6 +120,7 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
   const walk = await walkRepository(ref.root);
   const skipped = walk.skipped;
   const read = await readCandidates(walk.files, skipped);
+  const manifests = await readManifests(ref.root, walk.manifests);
   const current = new Map(read.map((f) => [f.candidate.path, f]));
   const timings: Record<string, number> = {};
   let lap = started;
@@ -164,8 +166,8 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
   };
 
   if (previous) {
-    await incremental(db, ref, current, previous, summary, progress, mark, graphReady);
-  } else await full(db, ref, read, summary, progress, mark);
+    await incremental(db, ref, current, previous, summary, progress, mark, graphReady, manifests);
+  } else await full(db, ref, read, summary, progress, mark, manifests);
 
   const counts = await graphCounts(db, ref.keys.graph);
   summary.symbols = counts.symbols;
@@ -175,6 +177,7 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
     ref,
     summary,
     counts.files,
+    manifests.digest,
     statDigestOf(read.map((f) => ({ path: f.candidate.path, size: f.size, mtime: f.mtime }))),
   );
   mark("meta");
@@ -189,6 +192,8 @@ interface PreviousState {
   facts: Map<string, FileFacts>;
   /** Per file: `digest\ttouched paths` of the edges it owns (see edgeCache). */
   edgeDigests: Record<string, string>;
+  /** Digest of the project files the last run resolved with (see manifests.ts). */
+  manifestDigest: string | undefined;
 }
 
 /** The last run's hashes and facts, or undefined when this run must be full (and why). */
@@ -235,7 +240,12 @@ async function previousState(
     warnings.push("the stored edge cache is missing or incomplete; re-indexing in full");
     return undefined;
   }
-  return { hashes, facts, edgeDigests };
+  const manifestDigest = await db.command<string | null>([
+    "HGET",
+    ref.keys.info,
+    "manifest_digest",
+  ]);
+  return { hashes, facts, edgeDigests, manifestDigest: manifestDigest ?? undefined };
 }
 
 async function full(
@@ -245,12 +255,13 @@ async function full(
   summary: IndexSummary,
   progress: (p: Progress) => void,
   mark: (phase: string) => void,
+  manifests: Manifests,
 ): Promise<void> {
   const facts = await analyze(read, summary, progress);
   summary.files.added = facts.map((f) => f.path);
   mark("parse");
   progress({ phase: "resolve", done: 0, total: 1 });
-  const resolution = resolveAll(facts, languageByName);
+  const resolution = resolveAll(facts, languageByName, undefined, manifests.texts);
   mark("resolve");
 
   const caches = [ref.keys.files, ref.keys.facts, ref.keys.edges, ref.keys.edgeLists];
@@ -298,7 +309,10 @@ async function incremental(
   progress: (p: Progress) => void,
   mark: (phase: string) => void,
   graphReady: () => Promise<void>,
+  manifests: Manifests,
 ): Promise<void> {
+  // Project files changed (or the last run did not record them): every file is re-resolved.
+  const manifestsChanged = previous.manifestDigest !== manifests.digest;
   const added: ReadFile[] = [];
   const modified: ReadFile[] = [];
   for (const [path, file] of current) {
@@ -308,7 +322,7 @@ async function incremental(
   }
   const deleted = [...previous.hashes.keys()].filter((p) => !current.has(p));
   summary.files.unchanged = current.size - added.length - modified.length;
-  if (!added.length && !modified.length && !deleted.length) {
+  if (!added.length && !modified.length && !deleted.length && !manifestsChanged) {
     await graphReady();
     mark("copy");
     await runPostIndexSteps({
@@ -340,13 +354,13 @@ async function incremental(
   // Only the files an edit can affect are re-resolved (see affected.ts); the rest keep their edges.
   const touchedOf = (path: string) =>
     (previous.edgeDigests[path]?.split("\t")[1] ?? "").split("\n").filter(Boolean);
-  const only = affectedFiles(
+  const only = manifestsChanged ? undefined : affectedFiles(
     previous.facts,
     nextFacts,
     new Set([...gone, ...freshPaths]),
     touchedOf,
   );
-  const after = resolveAll([...nextFacts.values()], languageByName, only);
+  const after = resolveAll([...nextFacts.values()], languageByName, only, manifests.texts);
 
   mark("resolve");
   const changed = new Set([...gone, ...freshPaths]);
@@ -495,7 +509,14 @@ export function statDigestOf(files: { path: string; size: number; mtime: number 
   return h.digest("hex").slice(0, 32);
 }
 
-async function writeInfo(db: Db, ref: ProjectRef, s: IndexSummary, files: number, digest: string) {
+async function writeInfo(
+  db: Db,
+  ref: ProjectRef,
+  s: IndexSummary,
+  files: number,
+  manifestDigest: string,
+  digest: string,
+) {
   const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
   await db.command(["DEL", ref.keys.info]);
   await db.hashSet(ref.keys.info, {
@@ -513,5 +534,6 @@ async function writeInfo(db: Db, ref: ProjectRef, s: IndexSummary, files: number
     symbols_by_kind: JSON.stringify(s.symbols),
     edges_by_type: JSON.stringify(s.edges),
     stat_digest: digest,
+    manifest_digest: manifestDigest,
   });
 }

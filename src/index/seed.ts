@@ -103,6 +103,8 @@ async function copyState(db: Db, from: GraphKeys, to: GraphKeys): Promise<boolea
   // State first, the graph last: a crash in between leaves no graph, so the next run seeds again.
   const targets = stateKeys(to);
   for (const [i, key] of stateKeys(from).entries()) await copyKey(db, key, targets[i]);
+  // The base's metadata too (which project files it was resolved with); rewritten by the run.
+  await copyKey(db, from.info, to.info);
   await db.command(["DEL", to.pending]);
   await db.deleteGraph(to.graph);
   return true;
