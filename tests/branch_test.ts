@@ -11,6 +11,7 @@ import { resolveProject } from "../src/project/identity.ts";
 import { testDb } from "./helpers/db.ts";
 import { fixtureRepo, git, prng, randomEdit } from "./helpers/edits.ts";
 import { dumpGraph, uniqueName } from "./helpers/graph.ts";
+import { childEnv, connectMcp, dbUrl, textOf } from "./helpers/mcp.ts";
 import type { Db } from "../src/db/client.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
@@ -210,3 +211,34 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
     },
   );
 }
+
+Deno.test(
+  { name: "MCP: a tool call on a new worktree answers from a copied graph", ...opts },
+  async () => {
+    const db = await testDb();
+    const dir = await fixtureRepo("python");
+    const wt = await worktreePath();
+    const main = await resolveProject(dir);
+    const mcp = await connectMcp([dir], childEnv({ FALKORDB_URL: dbUrl(db) }));
+    try {
+      await indexProject(db, main);
+      await git(dir, "worktree", "add", "-q", "-b", "agent-task", wt);
+      await Deno.writeTextFile(join(wt, "shop/task.py"), "def task_only():\n    return 1\n");
+      const r = await mcp.client.callTool({ name: "index_repo", arguments: { path: wt } });
+      const text = textOf(r);
+      assert(text.includes("started from a copy of branch main's graph"), text);
+      assert(text.includes("added 1, modified 0"), text);
+      const found = textOf(
+        await mcp.client.callTool({
+          name: "find_symbol",
+          arguments: { path: wt, name: "task_only" },
+        }),
+      );
+      assert(found.includes("shop/task.py"), found);
+    } finally {
+      await mcp.close();
+      await git(dir, "worktree", "remove", "--force", wt).catch(() => {});
+      await cleanup(db, [dir, join(wt, "..")], [main.project]);
+    }
+  },
+);
