@@ -242,3 +242,30 @@ Deno.test(
     }
   },
 );
+
+Deno.test({ name: "a failed graph copy falls back to a full index", ...opts }, async () => {
+  const db = await testDb();
+  const dir = await fixtureRepo("python");
+  const wt = await worktreePath();
+  const main = await resolveProject(dir);
+  try {
+    await indexProject(db, main);
+    await git(dir, "worktree", "add", "-q", "-b", "blocked", wt);
+    await Deno.writeTextFile(join(wt, "shop/blocked.py"), "def on_blocked():\n    return 1\n");
+    const ref = await resolveProject(wt);
+    // A stray key under the graph's name: GRAPH.COPY refuses to overwrite it.
+    await db.command(["SET", ref.keys.graph, "not a graph"]);
+    const s = await indexProject(db, ref);
+    assertEquals([s.mode, s.seededFrom], ["full", undefined]);
+    assert(
+      s.warnings.some((w) => w.includes("copying branch main's graph failed")),
+      s.warnings.join(),
+    );
+    assert((await names(db, ref.keys.graph)).includes("on_blocked"));
+    const again = await indexProject(db, ref);
+    assertEquals(again.mode, "incremental", again.warnings.join());
+  } finally {
+    await git(dir, "worktree", "remove", "--force", wt).catch(() => {});
+    await cleanup(db, [dir, join(wt, "..")], [main.project]);
+  }
+});

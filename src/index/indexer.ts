@@ -34,6 +34,13 @@ import { GraphWriter } from "./writer.ts";
 
 export type IndexMode = "full" | "incremental";
 
+/** The copy of a base graph failed: the run falls back to a full index. */
+class SeedFailed extends Error {
+  constructor(cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
 /** Files per slice when the facts and edge caches are written. */
 const CACHE_SLICE = 500;
 
@@ -136,7 +143,9 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
   const previous = await previousState(db, ref, opts.full === true, warnings, seed !== undefined);
   mark("load");
   // The graph must be whole before anything is written to it.
-  const graphReady = seed ? () => seed.graphReady : () => Promise.resolve();
+  const graphReady = seed
+    ? () => seed.graphReady.catch((err) => Promise.reject(new SeedFailed(err)))
+    : () => Promise.resolve();
   if (!previous) await graphReady().catch(() => {});
   const summary: IndexSummary = {
     project: ref.project,
@@ -166,7 +175,17 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
   };
 
   if (previous) {
-    await incremental(db, ref, current, previous, summary, progress, mark, graphReady, manifests);
+    try {
+      await incremental(db, ref, current, previous, summary, progress, mark, graphReady, manifests);
+    } catch (err) {
+      // The graph could not be copied (nothing was written yet): a full index instead.
+      if (!(err instanceof SeedFailed)) throw err;
+      warnings.push(`copying branch ${seed?.branch}'s graph failed (${err.message}); indexed in full`);
+      Object.assign(summary, { mode: "full", seededFrom: undefined });
+      Object.assign(summary.files, { added: [], modified: [], deleted: [], unchanged: 0 });
+      Object.assign(summary.files, { parseErrors: 0, syntaxErrors: [] });
+      await full(db, ref, read, summary, progress, mark, manifests);
+    }
   } else await full(db, ref, read, summary, progress, mark, manifests);
 
   const counts = await graphCounts(db, ref.keys.graph);
