@@ -180,7 +180,9 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
     } catch (err) {
       // The graph could not be copied (nothing was written yet): a full index instead.
       if (!(err instanceof SeedFailed)) throw err;
-      warnings.push(`copying branch ${seed?.branch}'s graph failed (${err.message}); indexed in full`);
+      warnings.push(
+        `copying branch ${seed?.branch}'s graph failed (${err.message}); indexed in full`,
+      );
       Object.assign(summary, { mode: "full", seededFrom: undefined });
       Object.assign(summary.files, { added: [], modified: [], deleted: [], unchanged: 0 });
       Object.assign(summary.files, { parseErrors: 0, syntaxErrors: [] });
