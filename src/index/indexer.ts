@@ -124,6 +124,7 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
   const seeding = !opts.full && !(await db.listGraphs()).includes(ref.keys.graph)
     ? startSeed(db, ref, { waitMs: SEED_WAIT_MS, warnings })
     : undefined;
+  seeding?.catch(() => {}); // awaited below; a scan that throws first must not leave it unhandled
   const walk = await walkRepository(ref.root);
   const skipped = walk.skipped;
   const read = await readCandidates(walk.files, skipped);
