@@ -3,8 +3,9 @@
  * index, no-op incremental and one-file-edit incremental on a generated repository, and on `path`
  * when given, with peak RSS), then the MCP tools over stdio (bench/mcp.ts: latencies and token
  * counts), then memory_linked_search on a warm server (bench/memory.ts), then `cgraph view`'s
- * drawing times in headless Chromium (bench/view.ts; `--view-files N`, default 10,000). Numbers
- * are printed, never asserted.
+ * drawing times in headless Chromium (bench/view.ts; `--view-files N`, default 10,000), and a new
+ * git worktree of a generated repository (bench/branch.ts; `--branch-files N`, default 10,000).
+ * Numbers are printed, never asserted.
  */
 import { extractFacts } from "../src/index/extract.ts";
 import { languageOf } from "../src/lang/registry.ts";
@@ -15,6 +16,7 @@ import { indexProject } from "../src/index/indexer.ts";
 import { deleteGraphs } from "../src/project/catalog.ts";
 import { resolveProject } from "../src/project/identity.ts";
 import { generateRepo } from "./genrepo.ts";
+import { benchBranch } from "./branch.ts";
 import { benchMcp } from "./mcp.ts";
 import { benchMemory } from "./memory.ts";
 import { benchView } from "./view.ts";
@@ -26,6 +28,7 @@ const { values, positionals } = parseArgs({
     large: { type: "boolean" },
     "mcp-only": { type: "boolean" },
     "view-files": { type: "string", default: "10000" },
+    "branch-files": { type: "string", default: "10000" },
   },
   allowPositionals: true,
 });
@@ -123,6 +126,7 @@ async function benchIndexing(): Promise<void> {
   }
   for (const p of positionals) await benchRepo(p, p);
   await benchDense();
+  await benchBranch(db, Number(values["branch-files"]));
 }
 
 /**

@@ -48,6 +48,13 @@ export interface RepoFiles {
   inPackage(language: string, pkg: string): string[];
   /** Paths ending with `/suffix` or equal to it. */
   withSuffix(suffix: string): string[];
+  /**
+   * The text of a project file a language declares in `LanguageSpec.manifests` (`package.json`,
+   * `tsconfig.json`), when the index read one at that path.
+   */
+  read?(path: string): string | undefined;
+  /** Paths of the project files read, with this file name (`package.json`), sorted. */
+  manifests?(name: string): string[];
 }
 
 export interface LanguageSpec {
@@ -85,6 +92,13 @@ export interface LanguageSpec {
   moduleName(path: string, pkg: string | undefined): string;
   /** Files an import's module path refers to (empty when outside the repository). */
   resolveImport(imp: ImportFact, fromPath: string, repo: RepoFiles): string[];
+  /**
+   * Names of project files (`package.json`, `tsconfig*.json`: `*` matches within the name) whose
+   * text import resolution reads
+   * through `RepoFiles.read`: the index reads them with the sources, and a change to one
+   * re-resolves the repository.
+   */
+  manifests?: string[];
   /** Name an import of a whole module binds when it has no alias (`import a.b` binds `a.b`). */
   moduleBinding?(source: string): string | undefined;
   /** An import statement that brings in types only (`import type ...`), by its text. */
