@@ -205,6 +205,11 @@ export interface LanguageSpec {
   functionTypes?: string[];
   /** Code in namespace `A.B` sees namespace `A`'s names without importing it (C#). */
   enclosingNamespaces?: boolean;
+  /**
+   * Names imported one by one hide those of the file's package, which hide those a `*` import
+   * brings (Kotlin's scope levels): an extension is chosen at the first level where one applies.
+   */
+  importLevels?: boolean;
   /** The type of a class literal (`Foo::class` is a `KClass`), for extensions on it. */
   classLiteralType?: string;
 }

@@ -97,7 +97,11 @@ export abstract class Types extends Scopes {
         receiver,
         args: args.length,
         ...(typeArgs.length ? { typeArgs: typeArgs.length } : {}),
-        argTypes: args.map(literalType),
+        // A call's value among the arguments is typed on demand, as the analyzer's are.
+        argTypes: args.map((a) =>
+          literalType(a) ||
+          (a.length <= 80 && /^[\w$.]+(<[^()]*>)?\(.*\)$/.test(a) ? `=${a}` : "")
+        ),
       }, depth + 1);
       const target = found?.refs[0];
       if (!target && spec.overloads) {
@@ -131,7 +135,18 @@ export abstract class Types extends Scopes {
         ? target.def.typeParams?.indexOf(target.def.returns)
         : -1;
       if (typeParam !== undefined && typeParam >= 0) {
-        return typeArgs[typeParam] ? this.typeNamed(scope, from, typeArgs[typeParam]) : {};
+        if (typeArgs[typeParam]) return this.typeNamed(scope, from, typeArgs[typeParam]);
+        // `fun <T : Cmd> T.withEnv(..): T` called as `C().withEnv(..)`: the receiver's own type;
+        // `fun <T> keep(x: T): T` called as `keep(C())`: the argument's.
+        const returned = target.def.returns!;
+        if (receiver !== undefined && target.def.receiverType === returned) {
+          return this.typeOfExpr(scope, from, receiver, depth + 1);
+        }
+        const at = target.def.paramTypes?.indexOf(returned) ?? -1;
+        if (at >= 0 && args[at] && !/^[\w$]+\s*=[^=]/.test(args[at])) {
+          return this.typeOfExpr(scope, from, args[at], depth + 1);
+        }
+        return {};
       }
       if (target.def.returns) {
         const ts = this.scopes.get(target.file.path)!;

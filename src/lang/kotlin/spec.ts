@@ -32,6 +32,8 @@ export const kotlin: LanguageSpec = {
   },
   // `fun Foo.m()`: an extension of every value typed Foo (a typealias, a nested or outside type).
   extensionOwners: true,
+  // `import a.parse` hides the `parse` extensions of `import b.*` (and of the file's package).
+  importLevels: true,
   classLiteralType: "KClass",
   functionTypes: ["Function", "KFunction", "Runnable", "Callable"],
   constructorNames: ["constructor"],
