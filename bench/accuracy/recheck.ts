@@ -23,8 +23,8 @@ const label = (id: string) => {
 
 /** Table cells of a Markdown row (escaped pipes kept inside their cell). */
 const cells = (row: string) =>
-  row.replace(/\\\|/g, "\u0000").split("|").slice(1, -1).map((c) =>
-    c.replace(/\u0000/g, "|").trim()
+  row.replace(/\\\|/g, "\u00a7").split("|").slice(1, -1).map((c) =>
+    c.replaceAll("\u00a7", "|").trim()
   );
 
 let kind: "edges" | "sites" | undefined;
