@@ -3,7 +3,7 @@
  * FileFacts. It knows capture names, never node types; languages differ only in their data.
  */
 import type { Node, Query, Tree } from "web-tree-sitter";
-import type { LanguageSpec } from "../lang/spec.ts";
+import type { LanguageSpec, ScopeLambda } from "../lang/spec.ts";
 import type {
   CallFact,
   DefFact,
@@ -330,6 +330,22 @@ export function analyze(
     if (at >= 0 && defs[at].returnsValue === undefined && value) defs[at].returnsValue = value;
   }
 
+  // Lambdas that run on a value (Kotlin `x.apply { }`, `x.let { }`), read off the matched calls.
+  const scoped: { start: number; end: number; lambda: ScopeLambda; value: string }[] = [];
+  if (spec.scopeLambda) {
+    for (const call of calls.values()) {
+      if (call.receiver === undefined && call.name.text !== "with") continue;
+      const found = spec.scopeLambda(call.node, call.name.text);
+      if (!found) continue;
+      const value = normalizeReceiver(found.value.text);
+      if (!value) continue;
+      const [start, end] = [found.lambda.startIndex, found.lambda.endIndex];
+      scoped.push({ start, end, lambda: found, value });
+    }
+    // Innermost first: a later start inside an earlier lambda is nested in it.
+    scoped.sort((a, b) => b.start - a.start);
+  }
+
   const callFacts: CallFact[] = [];
   for (const call of calls.values()) {
     if (call.range) {
@@ -342,7 +358,30 @@ export function analyze(
       if (fact) callFacts.push({ from: defIndexAt(call.node, false, false), ...fact });
       continue;
     }
-    const receiver = call.receiver ? normalizeReceiver(call.receiver.text) : undefined;
+    let receiver = call.receiver ? normalizeReceiver(call.receiver.text) : undefined;
+    let implicit: string | undefined;
+    if (scoped.length) {
+      const [start, end] = [call.node.startIndex, call.node.endIndex];
+      const head = receiver?.match(/^[\w$]+/)?.[0];
+      for (const s of scoped) {
+        if (s.start > start || s.end < end) continue;
+        if (s.lambda.as === "this") {
+          // The innermost receiver lambda: its value is `this`, and a bare call's first try.
+          if (implicit !== undefined) continue;
+          implicit = s.value;
+          if (receiver !== undefined && spec.selfNames[0] === receiver) receiver = s.value;
+        } else if (
+          head && head === s.lambda.param && !spec.rebinds?.(call.node, s.lambda.lambda, head)
+        ) {
+          receiver = s.value + receiver!.slice(head.length);
+          break;
+        }
+      }
+      // A receiver that is `this` or the parameter was replaced by the value: nothing to try.
+      if (call.receiver !== undefined && receiver !== normalizeReceiver(call.receiver.text)) {
+        implicit = undefined;
+      }
+    }
     const argList = argsOf(call.node, spec.overloads === true);
     // An object made without an argument list (`Status s;`, `new Foo`) passes none; a
     // constructor reference (`Child::new`, `::Child`) passes what its use decides.
@@ -356,6 +395,7 @@ export function analyze(
       name: call.isNew ? typeName(call.name.text) : cleanName(call.name.text),
       receiver: receiver || undefined,
       ...(receiver && call.method ? { method: true } : {}),
+      ...(implicit ? { implicit } : {}),
       // The callee's name token, unless it lies outside the call (`super(...)` names the base
       // class in the class header).
       line: (!call.delegate || contains(call.node, call.name) ? call.name : call.node)

@@ -2,6 +2,7 @@ import type { LanguageSpec } from "../spec.ts";
 import { resolveJvmImport, splitImport } from "../java/jvm.ts";
 import query from "./tags.scm" with { type: "text" };
 import { prepareKotlinSource } from "./prepare.ts";
+import { rebinds, scopeLambda } from "./scopes.ts";
 
 export const kotlin: LanguageSpec = {
   name: "kotlin",
@@ -34,6 +35,11 @@ export const kotlin: LanguageSpec = {
   extensionOwners: true,
   // `import a.parse` hides the `parse` extensions of `import b.*` (and of the file's package).
   importLevels: true,
+  // `x.apply { m() }`, `with(x) { m() }`, `x.let { it.m() }`: the lambda runs on x.
+  scopeLambda,
+  rebinds,
+  // `Foo(x)` runs the companion's `operator fun invoke(x)` when one takes the arguments.
+  invokeOperator: "invoke",
   classLiteralType: "KClass",
   functionTypes: ["Function", "KFunction", "Runnable", "Callable"],
   constructorNames: ["constructor"],

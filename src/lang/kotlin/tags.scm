@@ -5,7 +5,9 @@
 ; ---------------------------------------------------------------------------------------------
 ; Definitions. `enum class` -> enum, `interface` / `fun interface` -> interface, other classes and
 ; `object`s -> class. Companion objects are not definitions: their functions become members of the
-; enclosing class, so `Foo.create()` and a bare `create()` inside Foo find them.
+; enclosing class, so `Foo.create()` and a bare `create()` inside Foo find them. They are
+; class-level (`@static`): no value of the class has them, and `Foo(x)` may call the companion's
+; `operator fun invoke(x)`.
 
 (class_declaration (modifiers)? @_mods "class" name: (identifier) @name
   (#not-match? @_mods "(^|\\s)enum(\\s|$)")) @definition.class
@@ -25,7 +27,7 @@
 (object_declaration (class_body
   (function_declaration [(user_type) (nullable_type)]? @owner . name: (identifier) @name) @definition.function))
 (companion_object (class_body
-  (function_declaration [(user_type) (nullable_type)]? @owner . name: (identifier) @name) @definition.function))
+  (function_declaration [(user_type) (nullable_type)]? @owner . name: (identifier) @name @static) @definition.function))
 (block
   (function_declaration [(user_type) (nullable_type)]? @owner . name: (identifier) @name) @definition.function)
 
