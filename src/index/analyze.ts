@@ -324,9 +324,17 @@ export function analyze(
   };
 
   // `return inner`: the name a definition returns (its first such return counts).
-  for (const node of returned) {
+  for (let node of returned) {
     const at = defIndexAt(node);
-    const value = compactExpr(node.text);
+    for (
+      let i = 0;
+      i < 8 && spec.returnSkip?.includes(node.type) && node.previousNamedSibling;
+      i++
+    ) {
+      node = node.previousNamedSibling;
+    }
+    if (spec.returnSkip?.includes(node.type)) continue;
+    const value = compactExpr(withoutBlock(node));
     if (at >= 0 && defs[at].returnsValue === undefined && value) defs[at].returnsValue = value;
   }
 
@@ -439,7 +447,10 @@ export function analyze(
   });
 
   const hints: TypeHint[] = [];
+  // A statement a pattern already types (`x = Foo.new`) needs no hint on its value as well.
+  const typedAt = new Set(hintNodes.filter((h) => h.type).map((h) => h.at.id));
   for (const h of hintNodes) {
+    if (!h.type && typedAt.has(h.at.id)) continue;
     const variable = normalizeReceiver(h.variable.text);
     if (!variable) continue;
     const pointer = h.type !== undefined && holdsPointer(h.at, h.variable, h.type);
@@ -452,7 +463,7 @@ export function analyze(
       : "";
     // A pointer to `char` is a C string, as a parameter's type reads (declaratorMark).
     if (pointer && type === "char") type = "char*";
-    const expr = !type && h.value ? compactExpr(h.value.text) : undefined;
+    const expr = !type && h.value ? compactExpr(withoutBlock(h.value)) : undefined;
     if (!type && !expr) continue;
     hints.push({
       scope: defIndexAt(h.at),
@@ -587,4 +598,10 @@ function implAt(containers: Container[], node: Node): Container | undefined {
   let found: Container | undefined;
   for (const c of containers) if (c.kind === "impl" && contains(c.node, node)) found = c;
   return found;
+}
+
+/** A call's text without the block passed to it (Ruby `f(x) do .. end`): the call's value. */
+function withoutBlock(node: Node): string {
+  const block = node.childForFieldName("block");
+  return block ? node.text.slice(0, block.startIndex - node.startIndex) : node.text;
 }

@@ -111,6 +111,11 @@ export interface LanguageSpec {
    */
   implicitReturn?: boolean;
   traitDispatch?: boolean;
+  /**
+   * Node types that end a body without being its value (Ruby comments, `ensure` and `rescue`
+   * clauses): a `@return.value` on one stands for the statement before it.
+   */
+  returnSkip?: string[];
   normalizeImport?(imp: ImportFact): ImportFact;
   /** Method names so common in standard libraries that a unique match in the repo proves nothing. */
   commonMethods?: string[];

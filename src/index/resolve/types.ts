@@ -55,7 +55,26 @@ export abstract class Types extends Scopes {
     // A literal (`"x"`, `1`, `2.5`, `true`): a value of a built-in type.
     if (/^["'$@\d-]|^(true|false)$/.test(expr)) {
       const lit = literalType(expr.replace(/^[$@]+(?=")/, ""));
-      if (lit && !lit.startsWith("=") && lit !== "null") return { known: true, name: lit };
+      if (lit && !lit.startsWith("=") && lit !== "null") {
+        // A built-in class the repository reopens (Ruby `class String; def pathmap`).
+        const reopened = spec.openTypes ? this.typeNamed(scope, from, lit).type : undefined;
+        return reopened ? { type: reopened } : { known: true, name: lit };
+      }
+    }
+    if (spec.implicitReturn) {
+      // Ruby `scope.conj "a"`: a call whose arguments have no parentheses.
+      const bare = expr.match(/^([@\w$:.]+\.[a-z_][\w$]*[?!]?) +([^\s=].*)$/);
+      if (bare) return this.typeOfExpr(scope, from, `${bare[1]}(${bare[2]})`, depth + 1);
+      // `Task[name]`: a class whose class-level `[]` looks its instances up (Ruby's
+      // `Hash[..]`, `Set[..]` idiom) gives one of them.
+      const index = expr.match(/^([A-Z][\w$]*(?:(?:::|\.)[A-Z][\w$]*)*)\[.*\]$/);
+      if (index) {
+        const type = this.resolveTypeRef(scope, from, index[1].replace(/::/g, ".")).filter(
+          isType,
+        )[0];
+        const lookup = type && this.member(type, "[]").some((r) => r.def.static);
+        return lookup ? { type } : {};
+      }
     }
     // `x as T`, `<T>x`, `(T) x`: a cast names the type.
     const cast = expr.match(/\s(?:as|satisfies)\s+([\w$.]+)(?:<.*>)?$/) ??
