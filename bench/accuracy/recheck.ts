@@ -57,8 +57,8 @@ for (const row of lines) {
     const callers = cg.calls.filter((x) => x.path === path && x.line === line && x.name === name);
     const targets = new Set<string>();
     for (const x of callers) {
+      // As sample.ts lists them: CALLS and INSTANTIATES edges to the name.
       for (const e of cg.edges) {
-        if (e.type !== "CALLS") continue;
         if (!(x.from ? e.from === x.from : e.fromFile === x.path)) continue;
         if (sym.get(e.to)?.name === name) targets.add(label(e.to));
       }

@@ -558,7 +558,9 @@ export class Resolver extends OverloadChoice {
       !this.isLocal(scope, from, head)
     ) {
       const qualified = this.memberOfQualifier(scope, from, receiver, name);
-      if (qualified.length) return { refs: callable(qualified), confidence: CONF_SCOPE };
+      // A member reached through each part of an open type (`SqlMapper.Link<..>.TryGet`, the
+      // C# partial class in ten files) is one member, not an overload set.
+      if (qualified.length) return { refs: callable(distinct(qualified)), confidence: CONF_SCOPE };
     }
 
     // The receiver's type: declared, constructed, returned by a call, a field's, a cast's.
