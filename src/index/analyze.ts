@@ -334,6 +334,7 @@ export function analyze(
       node = node.previousNamedSibling;
     }
     if (spec.returnSkip?.includes(node.type)) continue;
+    if (spec.returnValueOf) node = spec.returnValueOf(node);
     const value = compactExpr(withoutBlock(node));
     if (at >= 0 && defs[at].returnsValue === undefined && value) defs[at].returnsValue = value;
   }

@@ -116,6 +116,13 @@ export interface LanguageSpec {
    * clauses): a `@return.value` on one stands for the statement before it.
    */
   returnSkip?: string[];
+  /**
+   * A function without a declared return type has its expression body's type (Kotlin
+   * `fun f() = Foo(1)`, tags.scm's `@return.value` on the body).
+   */
+  expressionBodies?: boolean;
+  /** The node whose value a `@return.value` has (Kotlin `if`/`when`: a branch's expression). */
+  returnValueOf?(node: Node): Node;
   normalizeImport?(imp: ImportFact): ImportFact;
   /** Method names so common in standard libraries that a unique match in the repo proves nothing. */
   commonMethods?: string[];

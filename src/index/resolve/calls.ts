@@ -328,6 +328,11 @@ export class Resolver extends OverloadChoice {
   companionInvoke(scope: FileScope, from: number, type: DefRef, call: CallShape): DefRef[] {
     const name = this.scopes.get(type.file.path)?.spec.invokeOperator;
     if (!name || !scope.spec.invokeOperator) return [];
+    // Inside the class (its companion too) its constructors are visible and come first: the
+    // companion's invoke stands in for a constructor only outside it.
+    for (let at = from; at >= 0; at = scope.refs[at].def.parent) {
+      if (scope.refs[at].node.id === type.node.id) return [];
+    }
     const own = (this.members.get(type.node.id)?.get(name) ?? []).filter((r) =>
       r.def.static && /\boperator\b/.test(r.def.signature)
     );

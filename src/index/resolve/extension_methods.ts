@@ -11,6 +11,9 @@ import { Extensions } from "./extensions.ts";
  * receiver, then chooses among overloads by argument types as for any call.
  */
 export abstract class ExtensionMethods extends Extensions {
+  /** Whether a definition can take a call's arguments (the calls layer). */
+  abstract applicable(scope: FileScope, from: number, r: DefRef, call: CallShape): boolean;
+
   /** Extensions by family, by name (built on first use). */
   extensionIndex?: Map<string, Map<string, DefRef[]>>;
 
@@ -187,8 +190,13 @@ export abstract class ExtensionMethods extends Extensions {
       const level = this.extensionLevel(scope, from, ext);
       if (level) byLevel.set(level, [...(byLevel.get(level) ?? []), ext]);
     }
-    for (const level of [...byLevel.keys()].sort((a, b) => b - a)) {
-      const found = this.extensionAtLevel(scope, from, call, receiver, byLevel.get(level)!);
+    const levels = [...byLevel.keys()].sort((a, b) => b - a);
+    for (const level of levels) {
+      let found = this.extensionAtLevel(scope, from, call, receiver, byLevel.get(level)!);
+      // A level the call may pass over needs an extension the arguments can be given to.
+      if (level !== levels[levels.length - 1]) {
+        found = found.filter((r) => this.applicable(scope, from, r, call));
+      }
       if (found.length) return found;
     }
     return [];

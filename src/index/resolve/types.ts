@@ -176,9 +176,9 @@ export abstract class Types extends Scopes {
         }
         return this.typeNamed(ts, target.def.parent, target.def.returns);
       }
-      // Ruby: the value of its last expression.
+      // Ruby: the value of its last expression; Kotlin: of its expression body (`fun f() = ..`).
       const last = target.def.returnsValue;
-      if (last && spec.implicitReturn) {
+      if (last && (spec.implicitReturn || spec.expressionBodies)) {
         const ts = this.scopes.get(target.file.path)!;
         // `@x ||= Foo.new`, `x = Foo.new`: the assigned value.
         const value = last.match(/^@{0,2}[\w$]+\s*(?:\|\||&&)?=\s*(?!=)(.+)$/)?.[1] ?? last;
@@ -197,7 +197,12 @@ export abstract class Types extends Scopes {
       const { hint, owner } = found;
       if (hint.type) return this.typeNamed(owner, hint.scope, hint.type);
       if (hint.expr && hint.expr !== expr) {
-        return this.typeOfExpr(owner, hint.scope, hint.expr, depth + 1);
+        const t = this.typeOfExpr(owner, hint.scope, hint.expr, depth + 1);
+        if (t.type || t.known) return t;
+        // `val xs = mutableListOf<String>()` (Kotlin): an outside function's value is of an
+        // outside type, which the repository's extensions of outside types may take.
+        const callee = hint.expr.match(/^([a-z_][\w$]*)(?:<.*>)?\(/)?.[1];
+        return callee && owner.spec.extensionOwners ? { known: true, name: callee } : t;
       }
     }
     // A bare name: maybe a module-level variable imported from another file, or one of the

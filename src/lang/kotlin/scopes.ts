@@ -70,3 +70,27 @@ export function rebinds(node: Node, lambda: Node, name: string): boolean {
   }
   return false;
 }
+
+/**
+ * The expression that gives an `if` or `when` its value (Kotlin `fun f() = if (c) a() else b()`):
+ * the last branch's last expression, as every branch has the expression's type.
+ */
+export function branchValue(node: Node): Node {
+  let at = node;
+  for (let i = 0; i < 4; i++) {
+    let next: Node | null | undefined;
+    if (at.type === "if_expression") {
+      const branches = at.children;
+      const i = branches.findIndex((c) => c?.type === "else");
+      next = i >= 0 ? branches[i + 1] : undefined;
+    } else if (at.type === "when_expression") {
+      const entry = at.namedChildren.filter((c) => c?.type === "when_entry").pop();
+      next = entry?.namedChildren.filter((c) => c && !c.type.endsWith("comment")).pop();
+    } else if (at.type === "block" || at.type === "control_structure_body") {
+      next = at.namedChildren.filter((c) => c && !c.type.endsWith("comment")).pop();
+    } else return at;
+    if (!next) return at;
+    at = next;
+  }
+  return at;
+}

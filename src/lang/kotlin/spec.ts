@@ -2,7 +2,7 @@ import type { LanguageSpec } from "../spec.ts";
 import { resolveJvmImport, splitImport } from "../java/jvm.ts";
 import query from "./tags.scm" with { type: "text" };
 import { prepareKotlinSource } from "./prepare.ts";
-import { rebinds, scopeLambda } from "./scopes.ts";
+import { branchValue, rebinds, scopeLambda } from "./scopes.ts";
 
 export const kotlin: LanguageSpec = {
   name: "kotlin",
@@ -40,6 +40,9 @@ export const kotlin: LanguageSpec = {
   rebinds,
   // `Foo(x)` runs the companion's `operator fun invoke(x)` when one takes the arguments.
   invokeOperator: "invoke",
+  // `fun f() = Foo(1)`: f's value is a Foo.
+  expressionBodies: true,
+  returnValueOf: branchValue,
   classLiteralType: "KClass",
   functionTypes: ["Function", "KFunction", "Runnable", "Callable"],
   constructorNames: ["constructor"],

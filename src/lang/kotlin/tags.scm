@@ -132,17 +132,22 @@
     [(user_type) @hint.type (nullable_type (user_type) @hint.type)])) @hint
 (property_declaration
   (variable_declaration (identifier) @hint.var .)
-  (call_expression . (identifier) @hint.type)) @hint
+  (call_expression . (identifier) @hint.type)
+  (#match? @hint.type "^[A-Z]")) @hint
 ; `val name = "x"`, `val n = 1`: a literal's type.
 (property_declaration
   (variable_declaration (identifier) @hint.var .)
   [(string_literal) (multiline_string_literal) (character_literal) (number_literal)
    (float_literal)] @hint.value) @hint
-; `val x = a.make()`, `val x = Foo.Builder()`, `val x = y as Foo`: the value's type, on demand.
+; `val x = a.make()`, `val x = make()`, `val x = Foo.Builder()`, `val x = y as Foo`: the value's
+; type, on demand (`Foo()` above is typed by its name).
 (property_declaration
   (variable_declaration (identifier) @hint.var .)
-  [(call_expression . (navigation_expression)) (navigation_expression) (as_expression)
+  [(call_expression) (navigation_expression) (as_expression)
    (parenthesized_expression)] @hint.value) @hint
+
+; `fun f() = Foo(1)`: an expression body's value is the function's (when no type is written).
+(function_body "=" . (_) @return.value)
 (parameter (identifier) @hint.var
   [(user_type) @hint.type (nullable_type (user_type) @hint.type)]) @hint
 (class_parameter (identifier) @hint.var
