@@ -525,8 +525,9 @@ export class Resolver extends OverloadChoice {
       const type = this.enclosingType(scope, from);
       if (!type) return undefined;
       const superCall = superNames.includes(receiver) || isSuperCall(receiver, superNames);
+      // `super.m(x)`: the first base that has `m`, all its overloads (the arguments choose).
       const refs = superCall
-        ? this.basesOf(type).flatMap((b) => this.member(b, name)).slice(0, 1)
+        ? this.basesOf(type).map((b) => this.member(b, name)).find((m) => m.length) ?? []
         : atLevel(this.member(type, name), inClassMethod(scope, from));
       if (refs.length) return { refs: callable(refs), confidence: CONF_SCOPE };
       if (superCall) return undefined;

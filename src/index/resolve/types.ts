@@ -169,6 +169,17 @@ export abstract class Types extends Scopes {
       }
       if (target.def.returns) {
         const ts = this.scopes.get(target.file.path)!;
+        // `fun tag(): T` of `interface Builder<T>`, called on a `Card.Builder : Builder<Card.Builder>`:
+        // the type argument the receiver's type gives T.
+        const owner = target.def.parent >= 0 ? ts.refs[target.def.parent] : undefined;
+        const slot = owner?.def.typeParams?.indexOf(target.def.returns) ?? -1;
+        if (owner && slot >= 0) {
+          const on = receiver !== undefined
+            ? this.typeOfExpr(scope, from, receiver, depth + 1).type
+            : this.enclosingType(scope, from);
+          const bound = on ? this.typeArgumentOf(on, owner, slot, depth + 1) : undefined;
+          if (bound?.type) return bound;
+        }
         // `-> Self`, `: this`: a builder returns its own type.
         if (ts.spec.selfNames.includes(target.def.returns)) {
           const own = this.enclosingType(ts, target.index);
@@ -247,6 +258,41 @@ export abstract class Types extends Scopes {
       ? this.resolveTypeRef(scope, from, head).filter(isType)[0]
       : undefined;
     return asType ? this.fieldTypeOf(asType, expr.slice(dot + 1), depth + 1) : {};
+  }
+
+  /**
+   * The type a type's inheritance gives a base's type parameter (`class Card.Builder :
+   * Tagged.Builder<Card.Builder>`: slot 0 of Tagged.Builder is Card.Builder), as written in the
+   * inheriting type's header, through bases up to a few levels; undefined when a written argument
+   * is itself a type parameter or nothing says.
+   */
+  typeArgumentOf(type: DefRef, base: DefRef, slot: number, depth: number): TypeOf | undefined {
+    if (depth > MAX_DEPTH) return this.cutOff(undefined);
+    const todo = [type];
+    const seen = new Set<string>();
+    while (todo.length && seen.size < 8) {
+      const t = todo.shift()!;
+      if (seen.has(t.node.id)) continue;
+      seen.add(t.node.id);
+      for (const part of this.partsOf(t)) {
+        const ps = this.scopes.get(part.file.path);
+        if (!ps) continue;
+        for (const h of part.file.inherits) {
+          if (h.from !== part.index) continue;
+          const generic = h.name.match(/^([^<]*)<([\s\S]*)>$/);
+          if (!generic) continue;
+          const named = this.resolveTypeRef(ps, part.def.parent, h.name).filter(isType);
+          if (!named.some((n) => n.node.id === base.node.id)) continue;
+          const arg = splitArgs(generic[2])[slot]?.trim();
+          if (!arg || part.def.typeParams?.includes(arg.replace(/<[\s\S]*>$/, ""))) {
+            return undefined;
+          }
+          return this.typeNamed(ps, part.index, arg.replace(/<[\s\S]*>$/, "").replace(/\?$/, ""));
+        }
+      }
+      todo.push(...this.basesOf(t));
+    }
+    return undefined;
   }
 
   /**

@@ -105,23 +105,18 @@
 ; Inheritance. `B(...)` in a class header is a superclass; a plain type is an interface or a
 ; class (`inherits`: the target's kind decides). An interface's supertypes are interfaces: extends.
 
+; The type as written, qualified and with its type arguments (`ContextReceivable.Builder<Builder>`:
+; the nested interface, not a `Builder` nearer by).
 (class_declaration "class" (delegation_specifiers (delegation_specifier
-  (constructor_invocation (user_type (identifier) @reference.extends .)))))
+  (constructor_invocation (user_type) @reference.extends))))
 (class_declaration "class" (delegation_specifiers (delegation_specifier
-  (constructor_invocation (user_type (identifier) @reference.extends . (type_arguments))))))
-(class_declaration "class" (delegation_specifiers (delegation_specifier
-  [(user_type (identifier) @reference.inherits .)
-   (user_type (identifier) @reference.inherits . (type_arguments))
-   (explicit_delegation [(user_type (identifier) @reference.inherits .)
-                         (user_type (identifier) @reference.inherits . (type_arguments))])])))
+  [(user_type) @reference.inherits
+   (explicit_delegation (user_type) @reference.inherits)])))
 (object_declaration (delegation_specifiers (delegation_specifier
-  [(constructor_invocation (user_type (identifier) @reference.extends .))
-   (constructor_invocation (user_type (identifier) @reference.extends . (type_arguments)))
-   (user_type (identifier) @reference.inherits .)
-   (user_type (identifier) @reference.inherits . (type_arguments))])))
+  [(constructor_invocation (user_type) @reference.extends)
+   (user_type) @reference.inherits])))
 (class_declaration "interface" (delegation_specifiers (delegation_specifier
-  [(user_type (identifier) @reference.extends .)
-   (user_type (identifier) @reference.extends . (type_arguments))])))
+  (user_type) @reference.extends)))
 
 ; ---------------------------------------------------------------------------------------------
 ; Type hints: `val x: Foo`, `val x = Foo()`, parameters `x: Foo`, primary-constructor parameters
@@ -139,12 +134,12 @@
   (variable_declaration (identifier) @hint.var .)
   [(string_literal) (multiline_string_literal) (character_literal) (number_literal)
    (float_literal)] @hint.value) @hint
-; `val x = a.make()`, `val x = make()`, `val x = Foo.Builder()`, `val x = y as Foo`: the value's
+; `val x = a.make()`, `val x = make()`, `val x = Foo.Builder()`, `val x = y as Foo`, `val x = Y`: the value's
 ; type, on demand (`Foo()` above is typed by its name).
 (property_declaration
   (variable_declaration (identifier) @hint.var .)
   [(call_expression) (navigation_expression) (as_expression)
-   (parenthesized_expression)] @hint.value) @hint
+   (parenthesized_expression) (identifier)] @hint.value) @hint
 
 ; `fun f() = Foo(1)`: an expression body's value is the function's (when no type is written).
 (function_body "=" . (_) @return.value)
