@@ -82,6 +82,8 @@ export function analyze(
     {
       node: Node;
       name: Node;
+      /** The name's text, read once (a node's text is a call into the parser). */
+      text?: string;
       receiver?: Node;
       method?: boolean;
       isNew: boolean;
@@ -343,8 +345,9 @@ export function analyze(
   const scoped: { start: number; end: number; lambda: ScopeLambda; value: string }[] = [];
   if (spec.scopeLambda) {
     for (const call of calls.values()) {
-      if (call.receiver === undefined && call.name.text !== "with") continue;
-      const found = spec.scopeLambda(call.node, call.name.text);
+      const text = call.text = call.name.text;
+      if (call.receiver === undefined && text !== "with") continue;
+      const found = spec.scopeLambda(call.node, text);
       if (!found) continue;
       const value = normalizeReceiver(found.value.text);
       if (!value) continue;
@@ -401,7 +404,9 @@ export function analyze(
     const argNames = argList?.names.some(Boolean) ? argList.names : undefined;
     callFacts.push({
       from: defIndexAt(call.node, false, false),
-      name: call.isNew ? typeName(call.name.text) : cleanName(call.name.text),
+      name: call.isNew
+        ? typeName(call.text ?? call.name.text)
+        : cleanName(call.text ?? call.name.text),
       receiver: receiver || undefined,
       ...(receiver && call.method ? { method: true } : {}),
       ...(implicit ? { implicit } : {}),
