@@ -85,6 +85,11 @@ export interface CallFact {
    */
   method?: boolean;
   line: number;
+  /**
+   * A bare call inside a lambda that runs with a value as its receiver (Kotlin `x.apply { m() }`):
+   * that value's expression, whose members and extensions the call tries first.
+   */
+  implicit?: string;
   /** `new Foo()` and the like: the name is a type. */
   isNew?: boolean;
   /** `super(...)`, `this(...)`, `base(...)`: runs a constructor without creating an object. */

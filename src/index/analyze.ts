@@ -3,7 +3,7 @@
  * FileFacts. It knows capture names, never node types; languages differ only in their data.
  */
 import type { Node, Query, Tree } from "web-tree-sitter";
-import type { LanguageSpec } from "../lang/spec.ts";
+import type { LanguageSpec, ScopeLambda } from "../lang/spec.ts";
 import type {
   CallFact,
   DefFact,
@@ -82,6 +82,8 @@ export function analyze(
     {
       node: Node;
       name: Node;
+      /** The name's text, read once (a node's text is a call into the parser). */
+      text?: string;
       receiver?: Node;
       method?: boolean;
       isNew: boolean;
@@ -327,10 +329,36 @@ export function analyze(
   };
 
   // `return inner`: the name a definition returns (its first such return counts).
-  for (const node of returned) {
+  for (let node of returned) {
     const at = defIndexAt(node);
-    const value = compactExpr(node.text);
+    for (
+      let i = 0;
+      i < 8 && spec.returnSkip?.includes(node.type) && node.previousNamedSibling;
+      i++
+    ) {
+      node = node.previousNamedSibling;
+    }
+    if (spec.returnSkip?.includes(node.type)) continue;
+    if (spec.returnValueOf) node = spec.returnValueOf(node);
+    const value = compactExpr(withoutBlock(node));
     if (at >= 0 && defs[at].returnsValue === undefined && value) defs[at].returnsValue = value;
+  }
+
+  // Lambdas that run on a value (Kotlin `x.apply { }`, `x.let { }`), read off the matched calls.
+  const scoped: { start: number; end: number; lambda: ScopeLambda; value: string }[] = [];
+  if (spec.scopeLambda) {
+    for (const call of calls.values()) {
+      const text = call.text = call.name.text;
+      if (call.receiver === undefined && text !== "with") continue;
+      const found = spec.scopeLambda(call.node, text);
+      if (!found) continue;
+      const value = normalizeReceiver(found.value.text);
+      if (!value) continue;
+      const [start, end] = [found.lambda.startIndex, found.lambda.endIndex];
+      scoped.push({ start, end, lambda: found, value });
+    }
+    // Innermost first: a later start inside an earlier lambda is nested in it.
+    scoped.sort((a, b) => b.start - a.start);
   }
 
   const callFacts: CallFact[] = [];
@@ -345,7 +373,30 @@ export function analyze(
       if (fact) callFacts.push({ from: defIndexAt(call.node, false, false), ...fact });
       continue;
     }
-    const receiver = call.receiver ? normalizeReceiver(call.receiver.text) : undefined;
+    let receiver = call.receiver ? normalizeReceiver(call.receiver.text) : undefined;
+    let implicit: string | undefined;
+    if (scoped.length) {
+      const [start, end] = [call.node.startIndex, call.node.endIndex];
+      const head = receiver?.match(/^[\w$]+/)?.[0];
+      for (const s of scoped) {
+        if (s.start > start || s.end < end) continue;
+        if (s.lambda.as === "this") {
+          // The innermost receiver lambda: its value is `this`, and a bare call's first try.
+          if (implicit !== undefined) continue;
+          implicit = s.value;
+          if (receiver !== undefined && spec.selfNames[0] === receiver) receiver = s.value;
+        } else if (
+          head && head === s.lambda.param && !spec.rebinds?.(call.node, s.lambda.lambda, head)
+        ) {
+          receiver = s.value + receiver!.slice(head.length);
+          break;
+        }
+      }
+      // A receiver that is `this` or the parameter was replaced by the value: nothing to try.
+      if (call.receiver !== undefined && receiver !== normalizeReceiver(call.receiver.text)) {
+        implicit = undefined;
+      }
+    }
     const argList = argsOf(call.node, spec.overloads === true);
     const callText = call.node.text;
     // An object made without an argument list (`Status s;`, `new Foo`) passes none; a
@@ -357,9 +408,12 @@ export function analyze(
     const argNames = argList?.names.some(Boolean) ? argList.names : undefined;
     callFacts.push({
       from: defIndexAt(call.node, false, false),
-      name: call.isNew ? typeName(call.name.text) : cleanName(call.name.text),
+      name: call.isNew
+        ? typeName(call.text ?? call.name.text)
+        : cleanName(call.text ?? call.name.text),
       receiver: receiver || undefined,
       ...(receiver && call.method ? { method: true } : {}),
+      ...(implicit ? { implicit } : {}),
       // The callee's name token, unless it lies outside the call (`super(...)` names the base
       // class in the class header).
       line: (!call.delegate || contains(call.node, call.name) ? call.name : call.node)
@@ -409,7 +463,10 @@ export function analyze(
   });
 
   const hints: TypeHint[] = [];
+  // A statement a pattern already types (`x = Foo.new`) needs no hint on its value as well.
+  const typedAt = new Set(hintNodes.filter((h) => h.type).map((h) => h.at.id));
   for (const h of hintNodes) {
+    if (!h.type && typedAt.has(h.at.id)) continue;
     const variable = normalizeReceiver(h.variable.text);
     if (!variable) continue;
     const pointer = spec.pointers === true && h.type !== undefined &&
@@ -423,7 +480,7 @@ export function analyze(
       : "";
     // A pointer to `char` is a C string, as a parameter's type reads (declaratorMark).
     if (pointer && type === "char") type = "char*";
-    const expr = !type && h.value ? compactExpr(h.value.text) : undefined;
+    const expr = !type && h.value ? compactExpr(withoutBlock(h.value)) : undefined;
     if (!type && !expr) continue;
     hints.push({
       scope: defIndexAt(h.at),
@@ -577,4 +634,10 @@ export function splitScoped(node: Node): { name: Node; scope?: Node } {
 
 function ownerOf(owner: Node | undefined): { owner?: string; ownerWritten?: string } {
   return owner ? { owner: typeName(owner.text), ownerWritten: qualifiedType(owner.text) } : {};
+}
+
+/** A call's text without the block passed to it (Ruby `f(x) do .. end`): the call's value. */
+function withoutBlock(node: Node): string {
+  const block = node.childForFieldName("block");
+  return block ? node.text.slice(0, block.startIndex - node.startIndex) : node.text;
 }

@@ -35,8 +35,19 @@
  *
  * Everything a query cannot say (module paths, import resolution) is a function here.
  */
+import type { Node } from "web-tree-sitter";
 import type { ImportFact } from "../graph/facts.ts";
 export type { ImportFact };
+
+/** A lambda that runs on a value the call shows (LanguageSpec.scopeLambda). */
+export interface ScopeLambda {
+  lambda: Node;
+  /** The value: the lambda's receiver (`this`) or its one parameter. */
+  value: Node;
+  as: "this" | "it";
+  /** The parameter's name (`it` when none is declared), for `as: "it"`. */
+  param?: string;
+}
 
 /** What import resolution may look at: the repository's files. */
 export interface RepoFiles {
@@ -122,6 +133,18 @@ export interface LanguageSpec {
    */
   implicitReturn?: boolean;
   traitDispatch?: boolean;
+  /**
+   * Node types that end a body without being its value (Ruby comments, `ensure` and `rescue`
+   * clauses): a `@return.value` on one stands for the statement before it.
+   */
+  returnSkip?: string[];
+  /**
+   * A function without a declared return type has its expression body's type (Kotlin
+   * `fun f() = Foo(1)`, tags.scm's `@return.value` on the body).
+   */
+  expressionBodies?: boolean;
+  /** The node whose value a `@return.value` has (Kotlin `if`/`when`: a branch's expression). */
+  returnValueOf?(node: Node): Node;
   normalizeImport?(imp: ImportFact): ImportFact;
   /** Method names so common in standard libraries that a unique match in the repo proves nothing. */
   commonMethods?: string[];
@@ -227,6 +250,24 @@ export interface LanguageSpec {
   functionTypes?: string[];
   /** Code in namespace `A.B` sees namespace `A`'s names without importing it (C#). */
   enclosingNamespaces?: boolean;
+  /**
+   * A call whose lambda runs with a value as its receiver or parameter (Kotlin `x.apply { m() }`,
+   * `with(x) { }`, `x.let { it.m() }`), given the matched call node and its name: bare calls in
+   * the lambda try the value's members first, and `it` (or the parameter) is that value.
+   */
+  scopeLambda?(call: Node, name: string): ScopeLambda | undefined;
+  /** Whether a lambda between a node and a scope lambda declares the parameter name anew. */
+  rebinds?(node: Node, lambda: Node, name: string): boolean;
+  /**
+   * Names imported one by one hide those of the file's package, which hide those a `*` import
+   * brings (Kotlin's scope levels): an extension is chosen at the first level where one applies.
+   */
+  importLevels?: boolean;
+  /**
+   * The class-level operator a call of a type name may run instead of a constructor (Kotlin's
+   * companion `operator fun invoke`: `TypeVariableName("T")`), chosen by the arguments.
+   */
+  invokeOperator?: string;
   /** The type of a class literal (`Foo::class` is a `KClass`), for extensions on it. */
   classLiteralType?: string;
   /** Class-level hook methods whose `@hooked` mixins belong to the type defining them. */

@@ -169,7 +169,10 @@ export function typeParamsOf(
   const names: string[] = [];
   const bounds: Record<string, string> = {};
   for (const p of list.namedChildren) {
-    const m = p?.text.match(/^\s*([\w$]+)(?:\s*(?:extends|:)\s*([\w$.]+))?/);
+    // (Kotlin `out T : Builder<T>`, `reified T`: the variance or modifier is no name.)
+    const m = p?.text.match(
+      /^\s*(?:(?:in|out|reified)\s+)*([\w$]+)(?:\s*(?:extends|:)\s*([\w$.]+))?/,
+    );
     if (!m) continue;
     names.push(m[1]);
     // `B extends Builder<T, B>`, `T: Trait`: members of a T are the bound's (erasure).

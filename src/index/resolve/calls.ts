@@ -141,6 +141,13 @@ export class Resolver extends OverloadChoice {
           add("CALLS", call.from, target, call.line, found.confidence, found.via);
           continue;
         }
+        // `Foo(x)` where Foo's companion declares `operator fun invoke(x)` (Kotlin): the
+        // companion's factory runs, chosen by the arguments, and it makes the object.
+        const invoke = call.delegate ? [] : this.companionInvoke(scope, call.from, target, call);
+        if (invoke.length) {
+          for (const f of invoke) add("CALLS", call.from, f, call.line, found.confidence);
+          continue;
+        }
         // A type called: the object is created (unless `super(...)`/`this(...)` delegates) and
         // the constructor that runs is called, when the repository defines one.
         if (!call.delegate) add("INSTANTIATES", call.from, target, call.line, found.confidence);
@@ -313,6 +320,27 @@ export class Resolver extends OverloadChoice {
     }
   }
 
+  /**
+   * The class-level `invoke` a call of a type name runs instead of a constructor
+   * (LanguageSpec.invokeOperator: a Kotlin companion's `operator fun invoke`), when the arguments
+   * choose one.
+   */
+  companionInvoke(scope: FileScope, from: number, type: DefRef, call: CallShape): DefRef[] {
+    const name = this.scopes.get(type.file.path)?.spec.invokeOperator;
+    if (!name || !scope.spec.invokeOperator) return [];
+    // Inside the class (its companion too) its constructors are visible and come first: the
+    // companion's invoke stands in for a constructor only outside it.
+    for (let at = from; at >= 0; at = scope.refs[at].def.parent) {
+      if (scope.refs[at].node.id === type.node.id) return [];
+    }
+    const own = (this.members.get(type.node.id)?.get(name) ?? []).filter((r) =>
+      r.def.static && /\boperator\b/.test(r.def.signature)
+    );
+    if (!own.length) return [];
+    const chosen = this.byArgumentTypes(scope, from, own, { ...call, name, isNew: undefined });
+    return chosen.length === 1 ? chosen : [];
+  }
+
   /** The constructor a `new T()` runs: T's own (by its arguments), else an inherited one. */
   constructorsOf(
     scope: FileScope,
@@ -421,6 +449,18 @@ export class Resolver extends OverloadChoice {
         ]);
         return held.length ? { refs: held, confidence: CONF_TYPED, via: "value" } : undefined;
       }
+      // Inside `x.apply { m() }`: x's members and extensions come before the enclosing class's.
+      if (call.implicit) {
+        const onValue = this.resolveCallRaw(scope, from, {
+          ...call,
+          receiver: call.implicit,
+          method: true,
+          implicit: undefined,
+        }, depth + 1);
+        if (onValue?.refs.length && onValue.confidence >= CONF_TYPED && !onValue.via) {
+          return onValue;
+        }
+      }
       if (spec.implicitThis) {
         const type = this.enclosingType(scope, from);
         if (type) {
@@ -465,6 +505,17 @@ export class Resolver extends OverloadChoice {
       return value.length ? { refs: value, confidence: CONF_TYPED, via: "value" } : undefined;
     }
 
+    // `owner().describe()` inside `repo.run { }`: the receiver may be the value's member.
+    if (call.implicit) {
+      const plain = this.resolveCallRaw(scope, from, { ...call, implicit: undefined }, depth);
+      if (plain?.refs.length && plain.confidence >= CONF_TYPED) return plain;
+      const onValue = this.resolveCallRaw(scope, from, {
+        ...call,
+        receiver: `${call.implicit}.${receiver}`,
+        implicit: undefined,
+      }, depth + 1);
+      return onValue?.refs.length && onValue.confidence >= CONF_TYPED ? onValue : plain;
+    }
     const head = receiver.split(".")[0];
     const superNames = spec.superNames ?? [];
     if (
@@ -474,8 +525,9 @@ export class Resolver extends OverloadChoice {
       const type = this.enclosingType(scope, from);
       if (!type) return undefined;
       const superCall = superNames.includes(receiver) || isSuperCall(receiver, superNames);
+      // `super.m(x)`: the first base that has `m`, all its overloads (the arguments choose).
       const refs = superCall
-        ? this.basesOf(type).flatMap((b) => this.member(b, name)).slice(0, 1)
+        ? this.basesOf(type).map((b) => this.member(b, name)).find((m) => m.length) ?? []
         : atLevel(this.member(type, name), inClassMethod(scope, from));
       if (refs.length) return { refs: callable(refs), confidence: CONF_SCOPE };
       if (superCall) return undefined;
@@ -512,7 +564,9 @@ export class Resolver extends OverloadChoice {
       !this.isLocal(scope, from, head)
     ) {
       const qualified = this.memberOfQualifier(scope, from, receiver, name);
-      if (qualified.length) return { refs: callable(qualified), confidence: CONF_SCOPE };
+      // A member reached through each part of an open type (`SqlMapper.Link<..>.TryGet`, the
+      // C# partial class in ten files) is one member, not an overload set.
+      if (qualified.length) return { refs: callable(distinct(qualified)), confidence: CONF_SCOPE };
     }
 
     // The receiver's type: declared, constructed, returned by a call, a field's, a cast's.
@@ -560,6 +614,9 @@ export class Resolver extends OverloadChoice {
     const methods = this.methodNames.get(this.family(scope.facts.language))?.get(name) ?? [];
     if (methods.length === 1 && name.length > 2) {
       if (methods[0].file === scope.facts && methods[0].index === from) return undefined;
+      // Code outside tests never calls a test's method: a guess into a test file needs a test.
+      const tests = spec.testFiles;
+      if (tests?.test(methods[0].file.path) && !tests.test(scope.facts.path)) return undefined;
       return { refs: methods, confidence: CONF_UNIQUE_METHOD };
     }
     return undefined;

@@ -11,6 +11,9 @@ import { Extensions } from "./extensions.ts";
  * receiver, then chooses among overloads by argument types as for any call.
  */
 export abstract class ExtensionMethods extends Extensions {
+  /** Whether a definition can take a call's arguments (the calls layer). */
+  abstract applicable(scope: FileScope, from: number, r: DefRef, call: CallShape): boolean;
+
   /** Extensions by family, by name (built on first use). */
   extensionIndex?: Map<string, Map<string, DefRef[]>>;
 
@@ -38,11 +41,16 @@ export abstract class ExtensionMethods extends Extensions {
     return this.extensionIndex.get(this.family(scope.facts.language))?.get(name) ?? [];
   }
 
-  /** Whether an extension is in scope in a file (its namespace or package, or imported). */
-  extensionVisible(scope: FileScope, from: number, ext: DefRef): boolean {
-    if (ext.file === scope.facts) return true;
+  /**
+   * Whether an extension is in scope in a file (its namespace or package, or imported), and at
+   * which level (LanguageSpec.importLevels): 3 imported by name, 2 the file's own or its
+   * package's, 1 through a `*` import; 0 not visible. Without import levels every visible one is 1.
+   */
+  extensionLevel(scope: FileScope, from: number, ext: DefRef): number {
+    const leveled = scope.spec.importLevels === true;
+    if (ext.file === scope.facts) return leveled ? 2 : 1;
     const es = this.scopes.get(ext.file.path);
-    if (!es) return false;
+    if (!es) return 0;
     // The namespaces the extension and the call are in (a file may hold several).
     const there = namespaceAt(es, ext.def.parent);
     let owner: string | undefined;
@@ -51,18 +59,21 @@ export abstract class ExtensionMethods extends Extensions {
         owner = es.refs[at].node.qualified_name;
       }
     }
-    if (there === undefined) return true; // the global namespace, the default package
+    if (there === undefined) return leveled ? 2 : 1; // the global namespace, the default package
     const here = namespaceAt(scope, from);
-    if (here === there) return true;
+    if (here === there) return leveled ? 2 : 1;
     if (here !== undefined && scope.spec.enclosingNamespaces && here.startsWith(`${there}.`)) {
-      return true;
+      return 1;
     }
     // `using A.B;`, `import a.b.*`, `import a.b.f`, `using static A.B.Extensions;`.
-    return scope.facts.imports.some((imp) =>
-      imp.wildcard
-        ? imp.source === there || imp.source === owner
-        : imp.source === there && imp.name === ext.def.name
-    );
+    let level = 0;
+    for (const imp of scope.facts.imports) {
+      if (imp.wildcard ? imp.source === there || imp.source === owner : false) level ||= 1;
+      else if (!imp.wildcard && imp.source === there && imp.name === ext.def.name) {
+        return leveled ? 3 : 1;
+      }
+    }
+    return level;
   }
 
   /**
@@ -172,10 +183,36 @@ export abstract class ExtensionMethods extends Extensions {
     if (!receiver.type && !receiver.known) return [];
     const named = this.extensionsNamed(scope, call.name);
     if (!named.length) return [];
+    // Kotlin: one level of scope at a time (an extension imported by name hides those a `*`
+    // import brings); the first level where one applies decides.
+    const byLevel = new Map<number, DefRef[]>();
+    for (const ext of named) {
+      const level = this.extensionLevel(scope, from, ext);
+      if (level) byLevel.set(level, [...(byLevel.get(level) ?? []), ext]);
+    }
+    const levels = [...byLevel.keys()].sort((a, b) => b - a);
+    for (const level of levels) {
+      let found = this.extensionAtLevel(scope, from, call, receiver, byLevel.get(level)!);
+      // A level the call may pass over needs an extension the arguments can be given to.
+      if (level !== levels[levels.length - 1]) {
+        found = found.filter((r) => this.applicable(scope, from, r, call));
+      }
+      if (found.length) return found;
+    }
+    return [];
+  }
+
+  /** The extension among visible ones of one scope level that a call reaches (extensionCall). */
+  extensionAtLevel(
+    scope: FileScope,
+    from: number,
+    call: CallShape,
+    receiver: TypeOf,
+    named: DefRef[],
+  ): DefRef[] {
     let best = 0;
     let ranked: DefRef[] = [];
     for (const ext of named) {
-      if (!this.extensionVisible(scope, from, ext)) continue;
       const fit = this.receiverFit(receiver, ext);
       if (!fit) continue;
       // An outside value's own method may be meant: a common name proves nothing then.

@@ -15,6 +15,8 @@ export interface CallShape {
   receiver?: string;
   /** The receiver is a value (CallFact.method): no module or type qualifier. */
   method?: boolean;
+  /** The value a lambda around a bare call runs on (CallFact.implicit). */
+  implicit?: string;
   isNew?: boolean;
   delegate?: boolean;
   operator?: boolean;

@@ -55,7 +55,26 @@ export abstract class Types extends Scopes {
     // A literal (`"x"`, `1`, `2.5`, `true`): a value of a built-in type.
     if (/^["'$@\d-]|^(true|false)$/.test(expr)) {
       const lit = literalType(expr.replace(/^[$@]+(?=")/, ""));
-      if (lit && !lit.startsWith("=") && lit !== "null") return { known: true, name: lit };
+      if (lit && !lit.startsWith("=") && lit !== "null") {
+        // A built-in class the repository reopens (Ruby `class String; def pathmap`).
+        const reopened = spec.openTypes ? this.typeNamed(scope, from, lit).type : undefined;
+        return reopened ? { type: reopened } : { known: true, name: lit };
+      }
+    }
+    if (spec.implicitReturn) {
+      // Ruby `scope.conj "a"`: a call whose arguments have no parentheses.
+      const bare = expr.match(/^([@\w$:.]+\.[a-z_][\w$]*[?!]?) +([^\s=].*)$/);
+      if (bare) return this.typeOfExpr(scope, from, `${bare[1]}(${bare[2]})`, depth + 1);
+      // `Task[name]`: a class whose class-level `[]` looks its instances up (Ruby's
+      // `Hash[..]`, `Set[..]` idiom) gives one of them.
+      const index = expr.match(/^([A-Z][\w$]*(?:(?:::|\.)[A-Z][\w$]*)*)\[.*\]$/);
+      if (index) {
+        const type = this.resolveTypeRef(scope, from, index[1].replace(/::/g, ".")).filter(
+          isType,
+        )[0];
+        const lookup = type && this.member(type, "[]").some((r) => r.def.static);
+        return lookup ? { type } : {};
+      }
     }
     // `x as T`, `<T>x`, `(T) x`: a cast names the type.
     const cast = expr.match(/\s(?:as|satisfies)\s+([\w$.]+)(?:<.*>)?$/) ??
@@ -97,7 +116,11 @@ export abstract class Types extends Scopes {
         receiver,
         args: args.length,
         ...(typeArgs.length ? { typeArgs: typeArgs.length } : {}),
-        argTypes: args.map(literalType),
+        // A call's value among the arguments is typed on demand, as the analyzer's are.
+        argTypes: args.map((a) =>
+          literalType(a) ||
+          (a.length <= 80 && /^[\w$.]+(<[^()]*>)?\(.*\)$/.test(a) ? `=${a}` : "")
+        ),
       }, depth + 1);
       const target = found?.refs[0];
       if (!target && spec.overloads) {
@@ -131,10 +154,32 @@ export abstract class Types extends Scopes {
         ? target.def.typeParams?.indexOf(target.def.returns)
         : -1;
       if (typeParam !== undefined && typeParam >= 0) {
-        return typeArgs[typeParam] ? this.typeNamed(scope, from, typeArgs[typeParam]) : {};
+        if (typeArgs[typeParam]) return this.typeNamed(scope, from, typeArgs[typeParam]);
+        // `fun <T : Cmd> T.withEnv(..): T` called as `C().withEnv(..)`: the receiver's own type;
+        // `fun <T> keep(x: T): T` called as `keep(C())`: the argument's.
+        const returned = target.def.returns!;
+        if (receiver !== undefined && target.def.receiverType === returned) {
+          return this.typeOfExpr(scope, from, receiver, depth + 1);
+        }
+        const at = target.def.paramTypes?.indexOf(returned) ?? -1;
+        if (at >= 0 && args[at] && !/^[\w$]+\s*=[^=]/.test(args[at])) {
+          return this.typeOfExpr(scope, from, args[at], depth + 1);
+        }
+        return {};
       }
       if (target.def.returns) {
         const ts = this.scopes.get(target.file.path)!;
+        // `fun tag(): T` of `interface Builder<T>`, called on a `Card.Builder : Builder<Card.Builder>`:
+        // the type argument the receiver's type gives T.
+        const owner = target.def.parent >= 0 ? ts.refs[target.def.parent] : undefined;
+        const slot = owner?.def.typeParams?.indexOf(target.def.returns) ?? -1;
+        if (owner && slot >= 0) {
+          const on = receiver !== undefined
+            ? this.typeOfExpr(scope, from, receiver, depth + 1).type
+            : this.enclosingType(scope, from);
+          const bound = on ? this.typeArgumentOf(on, owner, slot, depth + 1) : undefined;
+          if (bound?.type) return bound;
+        }
         // `-> Self`, `: this`: a builder returns its own type.
         if (ts.spec.selfNames.includes(target.def.returns)) {
           const own = this.enclosingType(ts, target.index);
@@ -142,9 +187,9 @@ export abstract class Types extends Scopes {
         }
         return this.typeNamed(ts, target.def.parent, target.def.returns);
       }
-      // Ruby: the value of its last expression.
+      // Ruby: the value of its last expression; Kotlin: of its expression body (`fun f() = ..`).
       const last = target.def.returnsValue;
-      if (last && spec.implicitReturn) {
+      if (last && (spec.implicitReturn || spec.expressionBodies)) {
         const ts = this.scopes.get(target.file.path)!;
         // `@x ||= Foo.new`, `x = Foo.new`: the assigned value.
         const value = last.match(/^@{0,2}[\w$]+\s*(?:\|\||&&)?=\s*(?!=)(.+)$/)?.[1] ?? last;
@@ -163,7 +208,12 @@ export abstract class Types extends Scopes {
       const { hint, owner } = found;
       if (hint.type) return this.typeNamed(owner, hint.scope, hint.type);
       if (hint.expr && hint.expr !== expr) {
-        return this.typeOfExpr(owner, hint.scope, hint.expr, depth + 1);
+        const t = this.typeOfExpr(owner, hint.scope, hint.expr, depth + 1);
+        if (t.type || t.known) return t;
+        // `val xs = mutableListOf<String>()` (Kotlin): an outside function's value is of an
+        // outside type, which the repository's extensions of outside types may take.
+        const callee = hint.expr.match(/^([a-z_][\w$]*)(?:<.*>)?\(/)?.[1];
+        return callee && owner.spec.extensionOwners ? { known: true, name: callee } : t;
       }
     }
     // A bare name: maybe a module-level variable imported from another file, or one of the
@@ -208,6 +258,41 @@ export abstract class Types extends Scopes {
       ? this.resolveTypeRef(scope, from, head).filter(isType)[0]
       : undefined;
     return asType ? this.fieldTypeOf(asType, expr.slice(dot + 1), depth + 1) : {};
+  }
+
+  /**
+   * The type a type's inheritance gives a base's type parameter (`class Card.Builder :
+   * Tagged.Builder<Card.Builder>`: slot 0 of Tagged.Builder is Card.Builder), as written in the
+   * inheriting type's header, through bases up to a few levels; undefined when a written argument
+   * is itself a type parameter or nothing says.
+   */
+  typeArgumentOf(type: DefRef, base: DefRef, slot: number, depth: number): TypeOf | undefined {
+    if (depth > MAX_DEPTH) return this.cutOff(undefined);
+    const todo = [type];
+    const seen = new Set<string>();
+    while (todo.length && seen.size < 8) {
+      const t = todo.shift()!;
+      if (seen.has(t.node.id)) continue;
+      seen.add(t.node.id);
+      for (const part of this.partsOf(t)) {
+        const ps = this.scopes.get(part.file.path);
+        if (!ps) continue;
+        for (const h of part.file.inherits) {
+          if (h.from !== part.index) continue;
+          const generic = h.name.match(/^([^<]*)<([\s\S]*)>$/);
+          if (!generic) continue;
+          const named = this.resolveTypeRef(ps, part.def.parent, h.name).filter(isType);
+          if (!named.some((n) => n.node.id === base.node.id)) continue;
+          const arg = splitArgs(generic[2])[slot]?.trim();
+          if (!arg || part.def.typeParams?.includes(arg.replace(/<[\s\S]*>$/, ""))) {
+            return undefined;
+          }
+          return this.typeNamed(ps, part.index, arg.replace(/<[\s\S]*>$/, "").replace(/\?$/, ""));
+        }
+      }
+      todo.push(...this.basesOf(t));
+    }
+    return undefined;
   }
 
   /**

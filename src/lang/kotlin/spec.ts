@@ -2,6 +2,7 @@ import type { LanguageSpec } from "../spec.ts";
 import { resolveJvmImport, splitImport } from "../java/jvm.ts";
 import query from "./tags.scm" with { type: "text" };
 import { prepareKotlinSource } from "./prepare.ts";
+import { branchValue, rebinds, scopeLambda } from "./scopes.ts";
 
 export const kotlin: LanguageSpec = {
   name: "kotlin",
@@ -32,6 +33,16 @@ export const kotlin: LanguageSpec = {
   },
   // `fun Foo.m()`: an extension of every value typed Foo (a typealias, a nested or outside type).
   extensionOwners: true,
+  // `import a.parse` hides the `parse` extensions of `import b.*` (and of the file's package).
+  importLevels: true,
+  // `x.apply { m() }`, `with(x) { m() }`, `x.let { it.m() }`: the lambda runs on x.
+  scopeLambda,
+  rebinds,
+  // `Foo(x)` runs the companion's `operator fun invoke(x)` when one takes the arguments.
+  invokeOperator: "invoke",
+  // `fun f() = Foo(1)`: f's value is a Foo.
+  expressionBodies: true,
+  returnValueOf: branchValue,
   classLiteralType: "KClass",
   functionTypes: ["Function", "KFunction", "Runnable", "Callable"],
   constructorNames: ["constructor"],

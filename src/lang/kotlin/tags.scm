@@ -5,7 +5,9 @@
 ; ---------------------------------------------------------------------------------------------
 ; Definitions. `enum class` -> enum, `interface` / `fun interface` -> interface, other classes and
 ; `object`s -> class. Companion objects are not definitions: their functions become members of the
-; enclosing class, so `Foo.create()` and a bare `create()` inside Foo find them.
+; enclosing class, so `Foo.create()` and a bare `create()` inside Foo find them. They are
+; class-level (`@static`): no value of the class has them, and `Foo(x)` may call the companion's
+; `operator fun invoke(x)`.
 
 (class_declaration (modifiers)? @_mods "class" name: (identifier) @name
   (#not-match? @_mods "(^|\\s)enum(\\s|$)")) @definition.class
@@ -25,7 +27,7 @@
 (object_declaration (class_body
   (function_declaration [(user_type) (nullable_type)]? @owner . name: (identifier) @name) @definition.function))
 (companion_object (class_body
-  (function_declaration [(user_type) (nullable_type)]? @owner . name: (identifier) @name) @definition.function))
+  (function_declaration [(user_type) (nullable_type)]? @owner . name: (identifier) @name @static) @definition.function))
 (block
   (function_declaration [(user_type) (nullable_type)]? @owner . name: (identifier) @name) @definition.function)
 
@@ -103,23 +105,18 @@
 ; Inheritance. `B(...)` in a class header is a superclass; a plain type is an interface or a
 ; class (`inherits`: the target's kind decides). An interface's supertypes are interfaces: extends.
 
+; The type as written, qualified and with its type arguments (`ContextReceivable.Builder<Builder>`:
+; the nested interface, not a `Builder` nearer by).
 (class_declaration "class" (delegation_specifiers (delegation_specifier
-  (constructor_invocation (user_type (identifier) @reference.extends .)))))
+  (constructor_invocation (user_type) @reference.extends))))
 (class_declaration "class" (delegation_specifiers (delegation_specifier
-  (constructor_invocation (user_type (identifier) @reference.extends . (type_arguments))))))
-(class_declaration "class" (delegation_specifiers (delegation_specifier
-  [(user_type (identifier) @reference.inherits .)
-   (user_type (identifier) @reference.inherits . (type_arguments))
-   (explicit_delegation [(user_type (identifier) @reference.inherits .)
-                         (user_type (identifier) @reference.inherits . (type_arguments))])])))
+  [(user_type) @reference.inherits
+   (explicit_delegation (user_type) @reference.inherits)])))
 (object_declaration (delegation_specifiers (delegation_specifier
-  [(constructor_invocation (user_type (identifier) @reference.extends .))
-   (constructor_invocation (user_type (identifier) @reference.extends . (type_arguments)))
-   (user_type (identifier) @reference.inherits .)
-   (user_type (identifier) @reference.inherits . (type_arguments))])))
+  [(constructor_invocation (user_type) @reference.extends)
+   (user_type) @reference.inherits])))
 (class_declaration "interface" (delegation_specifiers (delegation_specifier
-  [(user_type (identifier) @reference.extends .)
-   (user_type (identifier) @reference.extends . (type_arguments))])))
+  (user_type) @reference.extends)))
 
 ; ---------------------------------------------------------------------------------------------
 ; Type hints: `val x: Foo`, `val x = Foo()`, parameters `x: Foo`, primary-constructor parameters
@@ -130,17 +127,22 @@
     [(user_type) @hint.type (nullable_type (user_type) @hint.type)])) @hint
 (property_declaration
   (variable_declaration (identifier) @hint.var .)
-  (call_expression . (identifier) @hint.type)) @hint
+  (call_expression . (identifier) @hint.type)
+  (#match? @hint.type "^[A-Z]")) @hint
 ; `val name = "x"`, `val n = 1`: a literal's type.
 (property_declaration
   (variable_declaration (identifier) @hint.var .)
   [(string_literal) (multiline_string_literal) (character_literal) (number_literal)
    (float_literal)] @hint.value) @hint
-; `val x = a.make()`, `val x = Foo.Builder()`, `val x = y as Foo`: the value's type, on demand.
+; `val x = a.make()`, `val x = make()`, `val x = Foo.Builder()`, `val x = y as Foo`, `val x = Y`: the value's
+; type, on demand (`Foo()` above is typed by its name).
 (property_declaration
   (variable_declaration (identifier) @hint.var .)
-  [(call_expression . (navigation_expression)) (navigation_expression) (as_expression)
-   (parenthesized_expression)] @hint.value) @hint
+  [(call_expression) (navigation_expression) (as_expression)
+   (parenthesized_expression) (identifier)] @hint.value) @hint
+
+; `fun f() = Foo(1)`: an expression body's value is the function's (when no type is written).
+(function_body "=" . (_) @return.value)
 (parameter (identifier) @hint.var
   [(user_type) @hint.type (nullable_type (user_type) @hint.type)]) @hint
 (class_parameter (identifier) @hint.var

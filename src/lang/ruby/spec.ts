@@ -22,6 +22,8 @@ export const ruby: LanguageSpec = {
   docStyle: "comments",
   openTypes: true,
   implicitReturn: true,
+  // A trailing comment, `ensure` or `rescue` clause is no value: the statement before it is.
+  returnSkip: ["comment", "ensure", "rescue"],
   constructorNames: ["initialize"],
   inheritsConstructors: true,
   moduleName: () => "",

@@ -129,7 +129,14 @@
    right: (call receiver: [(constant) (scope_resolution)] @hint.type method: (identifier) @_new)) @hint
   (#eq? @_new "new"))
 
+; `t = task(:a)`, `ns = mgr.in_namespace("n") do .. end`, `t = Task[:a]`, `x = name`: the value's
+; type, on demand (a block is left out: the call's value is the method's).
+(assignment
+   left: [(identifier) (instance_variable) (class_variable)] @hint.var
+   right: [(call) (element_reference) (identifier)] @hint.value) @hint
+
 ; A method's value is its last expression (`def shell; @shell ||= Shell::Basic.new; end`): what a
 ; call of it, or a bare `shell.ask` in a method, is typed by (spec.implicitReturn).
+; Trailing comments and `ensure`/`rescue` clauses are no value (spec.returnSkip).
 (method body: (body_statement (_) @return.value .))
 (singleton_method body: (body_statement (_) @return.value .))
