@@ -2,9 +2,12 @@
  * The one connection to FalkorDB. Every call has a deadline (a dead server otherwise makes the
  * client wait forever), and every failure becomes a CgraphError that names the address and a fix.
  */
-import { FalkorDB } from "falkordb";
+import { FalkorDB, type Graph } from "falkordb";
 import { CgraphError } from "../errors.ts";
+import { ClusterBackend, ShardUnavailableError } from "./cluster.ts";
 import { address, type Endpoint } from "./config.ts";
+
+export { ShardUnavailableError };
 
 export type Params = Record<string, unknown>;
 export type Row = Record<string, unknown>;
@@ -28,14 +31,29 @@ function envNumber(name: string, fallback: number): number {
   return Number.isFinite(n) && n > 0 ? n : fallback;
 }
 
+/** What one listing of graphs found: the names, and the cluster nodes that did not answer. */
+export interface GraphListing {
+  names: string[];
+  unreachable: string[];
+}
+
 export class Db {
   #closed = false;
   #lastError: string | undefined;
 
-  private constructor(private readonly client: FalkorDB, readonly endpoint: Endpoint) {
-    client.on("error", (err: Error) => {
+  private constructor(
+    private readonly client: FalkorDB | undefined,
+    private readonly cluster: ClusterBackend | undefined,
+    readonly endpoint: Endpoint,
+  ) {
+    client?.on("error", (err: Error) => {
       this.#lastError = err.message;
     });
+  }
+
+  /** True on a Redis Cluster (every key of a project lives on the shard of its hash tag). */
+  get isCluster(): boolean {
+    return this.cluster !== undefined;
   }
 
   /** Connects or throws a CgraphError naming the address; never waits longer than the deadline. */
@@ -52,6 +70,8 @@ export class Db {
       password: endpoint.password,
       disableOfflineQueue: true,
       disableClientInfo: true,
+      // On a cluster: no eager connection to every node (one dead primary would fail the connect).
+      minimizeConnections: true,
     };
     let client: FalkorDB;
     try {
@@ -61,10 +81,23 @@ export class Db {
         timeoutMs + 1000,
         () => unreachable(endpoint, `no answer within ${timeoutMs} ms`),
       );
+      const conn = await client.connection;
+      const info = String(await conn.sendCommand(["INFO", "server"]));
+      if (!/redis_mode:cluster/.test(info)) return new Db(client, undefined, endpoint);
+      // A cluster: our own routing client replaces the falkordb one (see cluster.ts).
+      await client.close().catch(() => {});
+      let lastError: string | undefined;
+      const cluster = await deadline(
+        ClusterBackend.connect(endpoint, timeoutMs, (err) => lastError = err.message),
+        timeoutMs + 1000,
+        () => unreachable(endpoint, `no answer within ${timeoutMs} ms`),
+      ).catch((err) => {
+        throw err instanceof CgraphError ? err : unreachable(endpoint, lastError ?? messageOf(err));
+      });
+      return new Db(undefined, cluster, endpoint);
     } catch (err) {
       throw err instanceof CgraphError ? err : unreachable(endpoint, messageOf(err));
     }
-    return new Db(client, endpoint);
   }
 
   get address(): string {
@@ -83,7 +116,7 @@ export class Db {
     params?: Params,
     opts: QueryOptions = {},
   ): Promise<Row[]> {
-    const g = this.client.selectGraph(graph);
+    const g = this.#graph(graph);
     const options = { params: params as never, TIMEOUT: opts.serverTimeoutMs };
     const ms = opts.timeoutMs ?? (opts.readOnly ? READ_TIMEOUT_MS : WRITE_TIMEOUT_MS);
     const reply = await this.#call(
@@ -95,8 +128,16 @@ export class Db {
 
   /** A raw Redis command (HGETALL, SET, ...), with the same deadline and error mapping. */
   async command<T = unknown>(args: string[], timeoutMs = READ_TIMEOUT_MS): Promise<T> {
-    const conn = await this.#call(() => this.client.connection, timeoutMs);
+    const cluster = this.cluster;
+    if (cluster) return await this.#call(() => cluster.command<T>(args), timeoutMs);
+    const client = this.client!;
+    const conn = await this.#call(() => client.connection, timeoutMs);
     return await this.#call(() => conn.sendCommand(args) as Promise<T>, timeoutMs);
+  }
+
+  /** Whether a graph (or any key) exists: one command on the shard that would hold it. */
+  async graphExists(graph: string): Promise<boolean> {
+    return Number(await this.command<number>(["EXISTS", graph])) > 0;
   }
 
   async hashGetAll(key: string): Promise<Record<string, string>> {
@@ -116,21 +157,35 @@ export class Db {
     }
   }
 
-  /** Names of all graphs on the server. */
+  /** Names of all graphs on the server (on a cluster: on the nodes that answered). */
   async listGraphs(): Promise<string[]> {
-    return await this.#call(() => this.client.list(), READ_TIMEOUT_MS);
+    return (await this.listGraphsReport()).names;
+  }
+
+  /** Names of all graphs, and on a cluster the primaries that did not answer. */
+  async listGraphsReport(): Promise<GraphListing> {
+    const cluster = this.cluster;
+    if (cluster) return await this.#call(() => cluster.listGraphs(3000), READ_TIMEOUT_MS);
+    const client = this.client!;
+    return { names: await this.#call(() => client.list(), READ_TIMEOUT_MS), unreachable: [] };
   }
 
   async deleteGraph(graph: string): Promise<void> {
-    const exists = (await this.listGraphs()).includes(graph);
-    if (exists) await this.#call(() => this.client.selectGraph(graph).delete(), WRITE_TIMEOUT_MS);
+    if (await this.graphExists(graph)) {
+      await this.#call(() => this.#graph(graph).delete(), WRITE_TIMEOUT_MS);
+    }
+  }
+
+  #graph(name: string): Graph {
+    return this.cluster ? this.cluster.graph(name) : this.client!.selectGraph(name);
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     try {
-      await deadline(this.client.close(), 2000, () => new Error("close timed out"));
+      const closing = this.cluster ? this.cluster.close() : this.client!.close();
+      await deadline(closing, 2000, () => new Error("close timed out"));
     } catch {
       // Closing a dead connection: nothing to save.
     }

@@ -171,7 +171,7 @@ async function previousState(
   warnings: string[],
 ): Promise<PreviousState | undefined> {
   if (forceFull) return undefined;
-  const exists = (await db.listGraphs()).includes(ref.keys.graph);
+  const exists = await db.graphExists(ref.keys.graph);
   if (!exists) return undefined;
   if (await db.command<number>(["EXISTS", ref.keys.pending])) {
     warnings.push("the previous incremental run was interrupted; re-indexing in full");

@@ -8,7 +8,7 @@ import { DbUnavailableError } from "../db/client.ts";
 import { ensureDb } from "../db/ensure.ts";
 import { CgraphError, echo } from "../errors.ts";
 import { indexProject, type IndexSummary, type Progress } from "../index/indexer.ts";
-import { type GraphInfo, listGraphs, readInfo } from "../project/catalog.ts";
+import { type GraphInfo, listCatalog, migrateOnce, readInfo } from "../project/catalog.ts";
 import { gitHasRevision, type ProjectRef, resolveProject } from "../project/identity.ts";
 import { displayName, type GraphKeys, keysFor, sanitizeName } from "../project/names.ts";
 import { FILE_BY_PATH } from "../db/queries.ts";
@@ -91,7 +91,12 @@ export class Session {
   /** The database, connected on first use. */
   db(): Promise<Db> {
     if (!this.#db) {
-      const p = (this.opts.connect ?? (() => ensureDb({ quiet: true })))();
+      const connect = this.opts.connect ?? (() => ensureDb({ quiet: true }));
+      // Graphs named by an earlier scheme are renamed once per connection (no re-index).
+      const p = connect().then(async (db) => {
+        await migrateOnce(db).catch((err) => log.warn(`renaming old graph names: ${err}`));
+        return db;
+      });
       this.#db = p;
       p.catch(() => {
         if (this.#db === p) this.#db = undefined;
@@ -146,8 +151,7 @@ export class Session {
    * has: any other string would build a whole new graph (a way to fill the database).
    */
   async checkBranch(ref: ProjectRef, branch: string): Promise<void> {
-    const graphs = await listGraphs(await this.db());
-    if (graphs.some((g) => g.project === ref.project && g.branch === ref.branch)) return;
+    if (await (await this.db()).graphExists(ref.keys.graph)) return;
     if (await gitHasRevision(ref.root, branch)) return;
     throw new CgraphError(
       `No branch, tag or commit '${echo(branch)}' in ${ref.root}${
@@ -171,9 +175,9 @@ export class Session {
     const project = sanitizeName(args.project);
     const def = await this.defaultRef(args.branch).catch(() => undefined);
     if (def && def.project === project) return def;
-    const graphs = await listGraphs(await this.db());
-    const branches = graphs.filter((g) => g.project === project).map((g) => g.branch);
     if (args.branch) return { project, branch: sanitizeName(args.branch) };
+    const { graphs, unreachable } = await listCatalog(await this.db());
+    const branches = graphs.filter((g) => g.project === project).map((g) => g.branch);
     if (branches.length === 1) return { project, branch: branches[0] };
     if (branches.length > 1) {
       throw new CgraphError(
@@ -183,6 +187,7 @@ export class Session {
         "Pass branch to choose one.",
       );
     }
+    if (unreachable.length) throw unreachableError(args.project, unreachable);
     throw new CgraphError(
       `Project '${args.project}' is not indexed. Indexed: ${indexedSummary(named(graphs))}.`,
       "Pass one of those as project, or call index_repo with path=<repository root> to index it.",
@@ -199,10 +204,12 @@ export class Session {
     const keys = keysFor(ref.project, ref.branch);
     const notes: string[] = [];
     let indexed: IndexSummary | undefined;
-    if (!(await db.listGraphs()).includes(keys.graph)) {
+    if (!(await db.graphExists(keys.graph))) {
       const what = `'${displayName(ref.project)}' (branch ${displayName(ref.branch)})`;
       if (!isRef(ref)) {
-        const graphs = named(await listGraphs(db));
+        const catalog = await listCatalog(db);
+        if (catalog.unreachable.length) throw unreachableError(ref.project, catalog.unreachable);
+        const graphs = named(catalog.graphs);
         throw new CgraphError(
           `Project ${what} is not indexed. Indexed: ${indexedSummary(graphs)}.`,
           "Pass one of those as project/branch, or call index_repo with path=<repository root>.",
@@ -264,7 +271,7 @@ export class Session {
   /** Whether a project's graph has a File node for `path`. */
   async inGraph(ref: ProjectRef, path: string): Promise<boolean> {
     const db = await this.db();
-    if (!(await db.listGraphs()).includes(ref.keys.graph)) return false;
+    if (!(await db.graphExists(ref.keys.graph))) return false;
     const reader = new GraphReader(db, ref.keys.graph);
     return (await reader.rows(FILE_BY_PATH, { path })).length > 0;
   }
@@ -278,6 +285,15 @@ export class Session {
     this.#stale.set(info.graph, { at: now, key, value });
     return value;
   }
+}
+
+function unreachableError(project: string, nodes: string[]): CgraphError {
+  return new CgraphError(
+    `Project '${displayName(project)}' was not found on the FalkorDB cluster nodes that answered; ${
+      nodes.length === 1 ? "node" : "nodes"
+    } ${nodes.join(", ")} did not answer and may hold it.`,
+    "Restart the node (or fail over to a replica), then try again; projects on other nodes still answer.",
+  );
 }
 
 function isRef(r: ProjectRef | { project: string; branch: string }): r is ProjectRef {
