@@ -4,6 +4,7 @@
  */
 import { FalkorDB, type Graph } from "falkordb";
 import { CgraphError } from "../errors.ts";
+import { createClient } from "@redis/client";
 import { ClusterBackend, ShardUnavailableError } from "./cluster.ts";
 import { address, type Endpoint } from "./config.ts";
 
@@ -70,22 +71,18 @@ export class Db {
       password: endpoint.password,
       disableOfflineQueue: true,
       disableClientInfo: true,
-      // On a cluster: no eager connection to every node (one dead primary would fail the connect).
-      minimizeConnections: true,
     };
-    let client: FalkorDB;
     try {
-      client = await deadline(
-        // deno-lint-ignore no-explicit-any
-        FalkorDB.connect(options as any),
-        timeoutMs + 1000,
-        () => unreachable(endpoint, `no answer within ${timeoutMs} ms`),
-      );
-      const conn = await client.connection;
-      const info = String(await conn.sendCommand(["INFO", "server"]));
-      if (!/redis_mode:cluster/.test(info)) return new Db(client, undefined, endpoint);
-      // A cluster: our own routing client replaces the falkordb one (see cluster.ts).
-      await client.close().catch(() => {});
+      if (!(await isCluster(options, timeoutMs, endpoint))) {
+        const client = await deadline(
+          // deno-lint-ignore no-explicit-any
+          FalkorDB.connect(options as any),
+          timeoutMs + 1000,
+          () => unreachable(endpoint, `no answer within ${timeoutMs} ms`),
+        );
+        return new Db(client, undefined, endpoint);
+      }
+      // A cluster: our own routing client, not the falkordb one (see cluster.ts).
       let lastError: string | undefined;
       const cluster = await deadline(
         ClusterBackend.connect(endpoint, timeoutMs, (err) => lastError = err.message),
@@ -228,6 +225,30 @@ export class DbQueryError extends CgraphError {
   constructor(message: string) {
     super(message);
     this.name = "DbQueryError";
+  }
+}
+
+/** Asks the server (one short connection) whether it runs in cluster mode. */
+async function isCluster(options: object, timeoutMs: number, ep: Endpoint): Promise<boolean> {
+  const client = createClient(options);
+  let lastError: string | undefined;
+  client.on("error", (err: Error) => lastError = err.message);
+  try {
+    await deadline(
+      client.connect(),
+      timeoutMs + 1000,
+      () => unreachable(ep, `no answer within ${timeoutMs} ms`),
+    ).catch((err) => {
+      throw err instanceof CgraphError ? err : unreachable(ep, lastError ?? messageOf(err));
+    });
+    const info = await deadline(
+      client.sendCommand(["INFO", "server"]),
+      timeoutMs,
+      () => unreachable(ep, `no answer within ${timeoutMs} ms`),
+    );
+    return /redis_mode:cluster/.test(String(info));
+  } finally {
+    client.destroy();
   }
 }
 

@@ -83,8 +83,9 @@ export class ClusterBackend {
         password: ep.password,
         disableOfflineQueue: true,
         disableClientInfo: true,
-        // A node that went away is redialled in the background; meanwhile its commands fail fast.
-        socket: { ...socket, reconnectStrategy: (n: number) => Math.min(100 * 2 ** n, 2000) },
+        // A node connection that fails stays closed; the next command for its slots dials again
+        // (see #send), so a dead primary fails fast and a restarted one is used at once.
+        socket: { ...socket, reconnectStrategy: false },
       },
       // Connect to a node when a command needs it, so one dead primary does not stop the rest.
       minimizeConnections: true,
@@ -140,6 +141,7 @@ export class ClusterBackend {
     let last: unknown;
     for (const master of this.cluster.masters) {
       try {
+        redialNode(master);
         const client = await this.cluster.nodeClient(master);
         return await client.sendCommand(args) as T;
       } catch (err) {
@@ -156,6 +158,7 @@ export class ClusterBackend {
     await Promise.all(
       this.cluster.masters.map(async (master: { address: string }) => {
         try {
+          redialNode(master);
           const client: AnyCluster = await withDeadline(this.cluster.nodeClient(master), timeoutMs);
           const list = await withDeadline(client.sendCommand(["GRAPH.LIST"]), timeoutMs);
           names.push(...(list as string[]).map(String));
@@ -172,11 +175,20 @@ export class ClusterBackend {
   }
 
   async #send(key: string, readOnly: boolean, args: string[]): Promise<unknown> {
+    this.#redial(key);
     try {
       return await this.cluster.sendCommand(key, readOnly, args);
     } catch (err) {
       const msg = err instanceof Error ? err.message : String(err);
-      if (/offline|client is closed|socket closed|ECONN|EPIPE|connection|CLUSTERDOWN/i.test(msg)) {
+      if (/^CLUSTERDOWN/.test(msg)) {
+        throw new ShardUnavailableError(
+          `The FalkorDB cluster refuses ${key} (slot ${keySlot(key)}, node ${
+            this.ownerOf(key)
+          }): ${msg}`,
+          "A primary is down and the cluster requires full slot coverage: restart it, or set 'cluster-require-full-coverage no' on the nodes so the other shards keep answering.",
+        );
+      }
+      if (/offline|client is closed|socket closed|ECONN|EPIPE|connection/i.test(msg)) {
         throw new ShardUnavailableError(
           `The FalkorDB cluster node ${this.ownerOf(key)} that holds ${key} (slot ${
             keySlot(key)
@@ -187,6 +199,20 @@ export class ClusterBackend {
       throw err;
     }
   }
+
+  /** Forgets the closed connection to the primary of a key's slot, so the next use dials again. */
+  #redial(key: string): void {
+    try {
+      redialNode(this.cluster.slots[keySlot(key)]?.master);
+    } catch {
+      // no slot map yet: the cluster client discovers it
+    }
+  }
+}
+
+// deno-lint-ignore no-explicit-any
+function redialNode(node: any): void {
+  if (node?.client && !node.client.isOpen && !node.connectPromise) node.client = undefined;
 }
 
 function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {

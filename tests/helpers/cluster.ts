@@ -89,6 +89,9 @@ export async function startCluster(count = 3): Promise<TestCluster> {
           `${nodeDir}/nodes.conf`,
           "--cluster-node-timeout",
           "2000",
+          // A dead primary fails its own slots only (the default stops the whole cluster).
+          "--cluster-require-full-coverage",
+          "no",
           "--save",
           "",
           "--appendonly",
