@@ -42,7 +42,7 @@ Deno.test(
       const env = { FALKORDB_URL: cluster.url, CGRAPH_LOG: "warn" };
       const projects = projectsFor(cluster.nodes);
       assertEquals(projects.length, 4);
-      for (const p of projects) {
+      for (let i = 0; i < projects.length; i++) {
         const dir = await Deno.makeTempDir({ prefix: "cgraph-cluster-repo-" });
         dirs.push(dir);
         await copyTree(join(ROOT, "fixtures/python"), dir);
