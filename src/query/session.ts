@@ -3,6 +3,7 @@
  * connection (opened on first use, dropped when it dies so the next call reconnects), the default
  * project (a path), which graph a call means, automatic first indexing, and staleness checks.
  */
+import { resolve, sep } from "node:path";
 import type { Db } from "../db/client.ts";
 import { DbUnavailableError } from "../db/client.ts";
 import { ensureDb } from "../db/ensure.ts";
@@ -70,6 +71,11 @@ export interface SessionOptions {
   connect?: () => Promise<Db>;
   /** Keep staleness answers this long (ms); 0 in a one-shot CLI run. */
   cacheMs?: number;
+  /**
+   * The HTTP server's roots (`--root`): a `path` argument must lie inside one of them (or be the
+   * root of a project already in the catalogue). Unset: any path (stdio, the CLI).
+   */
+  roots?: string[];
 }
 
 export function autoIndexFromEnv(): boolean {
@@ -161,10 +167,35 @@ export class Session {
     );
   }
 
+  /**
+   * A path outside the server's roots is refused before anything touches it (no stat, so no
+   * answer says whether it exists), unless it is the root of a project already indexed here. A
+   * path inside a root whose real location (symlinks followed) is outside is refused too.
+   */
+  async checkRoots(path: string): Promise<void> {
+    const roots = this.opts.roots ?? [];
+    const abs = resolve(path);
+    const inside = (p: string, rs: string[]) =>
+      rs.some((r) => p === r || p.startsWith(r.endsWith(sep) ? r : r + sep));
+    if (inside(abs, roots)) {
+      const real = await Deno.realPath(abs).catch(() => undefined);
+      const realRoots = await Promise.all(roots.map((r) => Deno.realPath(r).catch(() => r)));
+      if (real === undefined || inside(real, realRoots)) return;
+    } else {
+      const { graphs } = await listCatalog(await this.db());
+      if (graphs.some((g) => g.root !== undefined && resolve(g.root) === abs)) return;
+    }
+    throw new CgraphError(
+      `Path '${echo(path)}' is outside the roots this server serves (${roots.join(", ")}).`,
+      "Pass a path inside one of them, or a project already indexed here (list_projects); the server's operator adds roots with 'cgraph mcp --http --root <dir>'.",
+    );
+  }
+
   async refForUnchecked(
     args: ProjectArgs,
   ): Promise<ProjectRef | { project: string; branch: string }> {
     if (args.path) {
+      if (this.opts.roots) await this.checkRoots(args.path);
       const ref = await resolveProject(args.path, { project: args.project, branch: args.branch });
       if (args.project || !this.opts.project) return ref;
       // The default repository named by path keeps the default project name.
