@@ -18,8 +18,8 @@ Deno.test("configured FALKORDB_URL is used by status and start", async () => {
         new RegExp(`In use: configured at 127\\.0\\.0\\.1:${server.port}`),
       );
       // The server's own versions, against the tested ones (the bundle: Redis 8.2, FalkorDB 4.16).
-      assert.match(status.stdout, /\n  server +Redis 8\.\d+\.\d+ \(standalone\)\n/);
-      assert.match(status.stdout, /\n  FalkorDB +4\.16\.\d+ \(tested: 4\.16\.3\)/);
+      assert.match(status.stdout, /\n {2}server +Redis 8\.\d+\.\d+ \(standalone\)\n/);
+      assert.match(status.stdout, /\n {2}FalkorDB +4\.16\.\d+ \(tested: 4\.16\.3\)/);
       assert.doesNotMatch(status.stdout, /warning/);
       const json = JSON.parse((await runCgraph(["db", "status", "--json"], env)).stdout);
       assert.equal(json.server.server, "Redis");
