@@ -199,6 +199,44 @@ Deno.test(
   },
 );
 
+Deno.test(
+  { name: "migrate: a graph under both names keeps the one indexed last", ...opts },
+  async () => {
+    const db = await testDb();
+    const [a, b] = [uniqueName("both-old"), uniqueName("both-new")];
+    try {
+      for (const [project, oldAt, newAt] of [[a, "2026-02-01", "2026-01-01"], [b, "1", "2"]]) {
+        const old = legacyKeysFor(project, "main");
+        const now = keysFor(project, "main");
+        await db.query(old.graph, "CREATE (:File {path: 'old.py'})");
+        await db.command(["HSET", old.info, "indexed_at", oldAt, "root", "/old"]);
+        await db.query(now.graph, "CREATE (:File {path: 'new.py'})");
+        await db.command(["HSET", now.info, "indexed_at", newAt, "root", "/new"]);
+        await db.command(["HSET", now.facts, "new.py", "{}"]);
+      }
+      await migrateNames(db);
+      const paths = async (g: string) =>
+        (await db.query(g, "MATCH (f:File) RETURN f.path AS p", {}, { readOnly: true })).map((
+          r,
+        ) => r.p);
+      // a: the old name was indexed later: it replaces the new one, whose caches go with it.
+      assertEquals(await paths(keysFor(a, "main").graph), ["old.py"]);
+      assertEquals((await readInfo(db, a, "main"))?.root, "/old");
+      assertEquals(await db.command(["EXISTS", keysFor(a, "main").facts]), 0);
+      // b: the new name was indexed later: the old graph and its keys are dropped.
+      assertEquals(await paths(keysFor(b, "main").graph), ["new.py"]);
+      assertEquals((await readInfo(db, b, "main"))?.root, "/new");
+      for (const p of [a, b]) {
+        assert(!(await db.graphExists(legacyKeysFor(p, "main").graph)), p);
+        assertEquals(await db.command(["EXISTS", legacyKeysFor(p, "main").info]), 0);
+      }
+    } finally {
+      await deleteGraphs(db, a);
+      await deleteGraphs(db, b);
+    }
+  },
+);
+
 Deno.test("every key of a project shares its hash tag, so one cluster slot holds them all", () => {
   for (const project of ["shop", "feature%2Fx", "ünïcode", sanitizeName("{evil}")]) {
     const names = [

@@ -146,15 +146,35 @@ export async function migrateNames(db: Db): Promise<string[]> {
     }
     const branch = old.kind === "branch" ? old.branch : "_default";
     const keys = keysFor(old.project, branch);
-    if (!(await move(name, keys.graph))) continue;
-    moved.push(`${name} -> ${keys.graph}`);
     const was = old.kind === "branch" ? legacyKeysFor(old.project, old.branch) : {
       ...legacyKeysFor(old.project, "x"),
       info: `${old.project}_info`,
       files: `${old.project}_files`,
     };
-    for (const k of ["info", "files", "facts", "edges", "edgeLists", "pending"] as const) {
-      await move(was[k], keys[k]);
+    const fields = ["info", "files", "facts", "edges", "edgeLists", "pending"] as const;
+    if (await move(name, keys.graph)) {
+      for (const k of fields) await move(was[k], keys[k]);
+      moved.push(`${name} -> ${keys.graph}`);
+      continue;
+    }
+    if (!(await db.graphExists(keys.graph)) || !(await db.graphExists(name))) continue;
+    // Both names exist (an older cgraph indexed again after a newer one renamed its graph): the
+    // one indexed last wins, the other goes, so no graph is left behind under a name nothing reads.
+    const at = async (info: string) =>
+      String(await db.command<string | null>(["HGET", info, "indexed_at"]) ?? "");
+    const [oldAt, newAt] = [await at(was.info), await at(keys.info)];
+    if (oldAt && oldAt > newAt) {
+      await db.command(["RENAME", name, keys.graph]);
+      for (const k of fields) {
+        if (Number(await db.command<number>(["EXISTS", was[k]]))) {
+          await db.command(["RENAME", was[k], keys[k]]);
+        } else await db.command(["DEL", keys[k]]);
+      }
+      moved.push(`${name} -> ${keys.graph} (indexed later than the graph it replaced)`);
+    } else {
+      await db.deleteGraph(name);
+      await db.command(["DEL", ...fields.map((k) => was[k])]);
+      moved.push(`${name} dropped (${keys.graph} was indexed later)`);
     }
   }
   const registry = await db.command<string[] | Record<string, string>>([
