@@ -4,11 +4,13 @@
  * named so they land on different shards; each is indexed and queried through the CLI and through
  * MCP (two servers sharing the cluster: the catalogue lives in the database, not in a process).
  * Then one primary is killed: that shard's project gets a clear error naming the node, every other
- * project still answers, and list_projects says which node did not answer.
+ * project still answers, and list_projects says which node did not answer; once the primary is
+ * restarted, the same servers answer for its projects again.
  */
 import assert, { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
 import { keySlot } from "../src/db/cluster.ts";
+import { poll } from "../src/db/proc.ts";
 import { Db } from "../src/db/client.ts";
 import { keysFor, projectKeys } from "../src/project/names.ts";
 import { runCgraph } from "./helpers/db.ts";
@@ -166,6 +168,27 @@ Deno.test(
         // The servers are still alive and serving.
         const again = await sessions[0].client.callTool({ name: "get_stats", arguments: {} });
         assert(!again.isError, textOf(again));
+      });
+
+      await t.step("the restarted primary's projects answer again, same servers", async () => {
+        await cluster!.nodes[1].restart();
+        for (const p of projects.filter((p) => p.node === 1)) {
+          let last = "";
+          const ok = await poll(
+            async () => {
+              const r = await sessions[1].client.callTool({
+                name: "get_stats",
+                arguments: { project: p.name },
+              });
+              last = textOf(r);
+              return r.isError ? undefined : true;
+            },
+            20_000,
+            200,
+          );
+          assert(ok, last);
+          assert(/files/.test(last), last);
+        }
       });
     } finally {
       for (const s of sessions) await s.close().catch(() => {});

@@ -14,6 +14,8 @@ export interface ClusterNode {
   slots: [number, number];
   /** Kills it (SIGKILL) and waits for the process to end. */
   kill(): Promise<void>;
+  /** Starts it again on its port with its data (append-only file) and cluster config. */
+  restart(): Promise<void>;
 }
 
 export interface TestCluster {
@@ -77,53 +79,68 @@ export async function startCluster(count = 3): Promise<TestCluster> {
       const port = freePort();
       const nodeDir = `${dir}/n${i}`;
       await Deno.mkdir(nodeDir);
-      const child = new Deno.Command(bins.server, {
-        args: [
-          "--port",
-          String(port),
-          "--bind",
-          "127.0.0.1",
-          "--cluster-enabled",
-          "yes",
-          "--cluster-config-file",
-          `${nodeDir}/nodes.conf`,
-          "--cluster-node-timeout",
-          "2000",
-          // A dead primary fails its own slots only (the default stops the whole cluster).
-          "--cluster-require-full-coverage",
-          "no",
-          "--save",
-          "",
-          "--appendonly",
-          "no",
-          "--dir",
-          nodeDir,
-          "--loadmodule",
-          bins.module,
-        ],
-        stdin: "null",
-        stdout: "null",
-        stderr: "null",
-      }).spawn();
-      children.push(child);
-      const up = await poll(
-        async () =>
-          (await rawCommand(port, ["PING"]).catch(() => "")).startsWith("+PONG") || undefined,
-        15_000,
-        50,
-      );
-      if (!up) throw new Error(`cluster node on port ${port} did not start`);
+      const spawn = async () => {
+        const child = new Deno.Command(bins.server, {
+          args: [
+            "--port",
+            String(port),
+            "--bind",
+            "127.0.0.1",
+            "--cluster-enabled",
+            "yes",
+            "--cluster-config-file",
+            `${nodeDir}/nodes.conf`,
+            "--cluster-node-timeout",
+            "2000",
+            // A dead primary fails its own slots only (the default stops the whole cluster).
+            "--cluster-require-full-coverage",
+            "no",
+            "--save",
+            "",
+            "--appendonly",
+            "yes",
+            "--appendfsync",
+            "always",
+            "--dir",
+            nodeDir,
+            "--loadmodule",
+            bins.module,
+          ],
+          stdin: "null",
+          stdout: "null",
+          stderr: "null",
+        }).spawn();
+        children.push(child);
+        const up = await poll(
+          async () =>
+            (await rawCommand(port, ["PING"]).catch(() => "")).startsWith("+PONG") || undefined,
+          15_000,
+          50,
+        );
+        if (!up) throw new Error(`cluster node on port ${port} did not start`);
+        return child;
+      };
+      let child = await spawn();
       const from = Math.floor((SLOTS * i) / count);
       const to = Math.floor((SLOTS * (i + 1)) / count) - 1;
-      const kill = async () => {
-        try {
-          child.kill("SIGKILL");
-        } catch {
-          // already gone
-        }
-        await child.status;
-      };
-      nodes.push({ port, pid: child.pid, slots: [from, to], kill });
+      nodes.push({
+        port,
+        get pid() {
+          return child.pid;
+        },
+        slots: [from, to],
+        async kill() {
+          try {
+            child.kill("SIGKILL");
+          } catch {
+            // already gone
+          }
+          await child.status;
+        },
+        async restart() {
+          child = await spawn();
+        },
+      });
     }
     for (const n of nodes) {
       const r = await rawCommand(n.port, [
