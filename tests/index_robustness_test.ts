@@ -297,6 +297,24 @@ Deno.test(
       assert(performance.now() - t0 < 2000);
       assert(notes.some((n) => n.includes(`from pid ${deadPid}`)), JSON.stringify(notes));
       assertEquals(await db.command(["GET", key]), null, "released after the run");
+      // Left by an ended run of this very process (its release never reached the database, as
+      // when the database restarts mid-index under a long-lived server): taken over at once.
+      await db.command(["SET", key, holder(Deno.pid), "PX", "60000"]);
+      const own: string[] = [];
+      const t2 = performance.now();
+      assertEquals(
+        await withLock(db, key, "p:b", () => Promise.resolve(8), { onWait: (m) => own.push(m) }),
+        8,
+      );
+      assert(performance.now() - t2 < 2000);
+      assert(own.some((n) => n.includes("left by an earlier run of this process")), own.join());
+      // But a run of this process that still holds it is not robbed by another in the same process.
+      await withLock(db, key, "p:b", async () => {
+        await rejects(
+          withLock(db, key, "p:b", () => Promise.resolve(0), { waitMs: 300 }),
+          /Another cgraph is indexing p:b right now/,
+        );
+      });
       // A live process: waited for up to the deadline, then a clear error naming it.
       const live = new Deno.Command("sleep", { args: ["30"] }).spawn();
       try {
