@@ -9,7 +9,8 @@
  *    at once: how long it took, whether it waited for the dead holder's lock, and at the end
  *    whether the graph equals a clean full index.
  * 4. The database killed and restarted mid-session: how long errors take while it is down, and how
- *    long after the restart the same MCP server answers again (no restart of cgraph).
+ *    long after the restart the same MCP server answers again (no restart of cgraph); then killed
+ *    in the middle of a full index_repo: the error, and the next index_repo after the restart.
  */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
@@ -41,6 +42,8 @@ export interface DrillOptions {
   httpClients: number;
   httpCalls: number;
   kills: number;
+  /** One drill only: soak, http, kill or restart. */
+  only?: string;
 }
 
 const PY = join(ROOT, "fixtures/python");
@@ -73,10 +76,11 @@ const p = (xs: number[], q: number) => fmtMs(percentile([...xs].sort((a, b) => a
 
 export async function benchDrills(db: Db, opts: DrillOptions): Promise<void> {
   console.log("\ndrills (bench/drills.ts)");
-  await soak(db, opts.soakCalls);
-  await http(db, opts.httpClients, opts.httpCalls);
-  await killDuringIndex(db, opts.kills);
-  await databaseRestart();
+  const run = (name: string) => !opts.only || opts.only === name;
+  if (run("soak")) await soak(db, opts.soakCalls);
+  if (run("http")) await http(db, opts.httpClients, opts.httpCalls);
+  if (run("kill")) await killDuringIndex(db, opts.kills);
+  if (run("restart")) await databaseRestart();
 }
 
 async function soak(db: Db, calls: number): Promise<void> {
@@ -305,15 +309,18 @@ async function databaseRestart(): Promise<void> {
     const t0 = performance.now();
     let attempts = 0;
     let recovered = false;
+    let recoveredMs = NaN;
     while (performance.now() - t0 < 30_000) {
       attempts++;
       const r = await mcp.client.callTool(call);
       if (!r.isError) {
         recovered = true;
+        recoveredMs = performance.now() - t0;
         break;
       }
       await new Promise((r) => setTimeout(r, 50));
     }
+    const mid = await killMidIndex(mcp, port, dir, () => server, (s) => (server = s));
     console.log("  database killed and restarted mid-session (one MCP server throughout)");
     console.log(
       `    while down: ${clear}/20 clear errors, p50 ${p(downMs, 50)}, max ${p(downMs, 100)}`,
@@ -321,9 +328,12 @@ async function databaseRestart(): Promise<void> {
     console.log(
       `    after restart: ${
         recovered
-          ? `answering again in ${fmtMs(performance.now() - t0)} (${attempts} calls)`
+          ? `answering again in ${fmtMs(recoveredMs)} (${attempts} calls)`
           : "NOT answering after 30 s"
       }`,
+    );
+    console.log(
+      `    killed mid-index (1,500 files): ${mid.error}; after the restart the next index_repo ${mid.next}`,
     );
   } finally {
     await mcp?.close();
@@ -337,12 +347,52 @@ async function databaseRestart(): Promise<void> {
   }
 }
 
+/** A full index_repo through the MCP server, the database killed while it writes, then again. */
+async function killMidIndex(
+  mcp: McpSession,
+  port: number,
+  dir: string,
+  current: () => Deno.ChildProcess,
+  replace: (s: Deno.ChildProcess) => void,
+): Promise<{ error: string; next: string }> {
+  const repo = await Deno.makeTempDir({ prefix: "cgraph-drill-midindex-" });
+  try {
+    await generateRepo(repo, 1500);
+    const args = { path: repo, project: "drill-midindex", full: true };
+    const watcher = await Db.connect({ host: "127.0.0.1", port, origin: "drill" });
+    const lock = keysFor("drill-midindex", "_default").lock;
+    const running = mcp.client.callTool({ name: "index_repo", arguments: args });
+    await poll(async () => (await watcher.graphExists(lock)) || undefined, 60_000, 20);
+    await watcher.close();
+    await new Promise((r) => setTimeout(r, 1500)); // past appendfsync: the lock is on disk
+    current().kill("SIGKILL");
+    await current().status;
+    const t = performance.now();
+    const r = await running;
+    const error = `${r.isError ? "clear error" : "NO error"} ${
+      fmtMs(performance.now() - t)
+    } after the kill ("${textOf(r).split("\n")[0].slice(0, 70)}...")`;
+    replace(await ownServer(port, dir));
+    const t1 = performance.now();
+    const again = await mcp.client.callTool({ name: "index_repo", arguments: args });
+    const next = again.isError
+      ? `FAILED: ${textOf(again).slice(0, 120)}`
+      : `succeeded in ${(performance.now() - t1).toFixed(0)} ms${
+        /took over|waiting/.test(textOf(again)) ? " (after a lock wait)" : ""
+      }`;
+    return { error, next };
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+}
+
 if (import.meta.main) {
   const { values } = parseArgs({
     args: Deno.args,
     options: {
       soak: { type: "string", default: "10000" },
       kills: { type: "string", default: "20" },
+      only: { type: "string" },
     },
   });
   const db = await ensureDb({ quiet: true });
@@ -352,6 +402,7 @@ if (import.meta.main) {
       httpClients: 8,
       httpCalls: 500,
       kills: Number(values.kills),
+      only: values.only,
     });
   } finally {
     await db.close();
