@@ -207,7 +207,7 @@ async function killDuringIndex(db: Db, kills: number): Promise<void> {
       }).spawn();
       // Killed while it holds the lock, at a different moment each time (parsing or writing).
       const lock = keysFor(project, "_default").lock;
-      await poll(async () => (await db.graphExists(lock)) || undefined, 20_000, 10);
+      await poll(async () => (await db.exists(lock)) || undefined, 20_000, 10);
       await new Promise((r) => setTimeout(r, (i * 137) % 900));
       try {
         child.kill("SIGKILL");
@@ -362,7 +362,7 @@ async function killMidIndex(
     const watcher = await Db.connect({ host: "127.0.0.1", port, origin: "drill" });
     const lock = keysFor("drill-midindex", "_default").lock;
     const running = mcp.client.callTool({ name: "index_repo", arguments: args });
-    await poll(async () => (await watcher.graphExists(lock)) || undefined, 60_000, 20);
+    await poll(async () => (await watcher.exists(lock)) || undefined, 60_000, 20);
     await watcher.close();
     await new Promise((r) => setTimeout(r, 1500)); // past appendfsync: the lock is on disk
     current().kill("SIGKILL");

@@ -15,6 +15,7 @@ import { childEnv, connectMcp, dbUrl, type McpSession, textOf } from "../tests/h
 import { STRUCTURAL_TOOL_NAMES } from "../src/tools/registry.ts";
 import { INSTRUCTIONS } from "../src/mcp/server.ts";
 import { savingPercent, TOKENIZER, tokens } from "../tests/helpers/tokens.ts";
+import { cypherReply, type FakeLlm, fakeLlm, wantsCypher } from "../tests/helpers/fake_llm.ts";
 import { generateRepo, generateSameName } from "./genrepo.ts";
 import { fmtMs, git, percentile } from "./util.ts";
 
@@ -162,6 +163,7 @@ export async function benchMcp(db: Db, opts: McpBenchOptions): Promise<void> {
   const project = `bench-mcp-${crypto.randomUUID().slice(0, 6)}`;
   const branch = "bench";
   let mcp: McpSession | undefined;
+  let llm: FakeLlm | undefined;
   try {
     await generateRepo(dir, opts.files);
     await generateSameName(dir);
@@ -177,10 +179,26 @@ export async function benchMcp(db: Db, opts: McpBenchOptions): Promise<void> {
     const graph = keysFor(ref.project, ref.branch).graph;
     const pick = await pickSymbols(db, graph);
 
+    // ask needs a model: a local stand-in speaking the OpenAI chat API (tests/helpers/fake_llm.ts),
+    // reached through the real provider library. It writes one query for the question (the
+    // callers of the busiest function) and answers it in one sentence, as a model would.
+    llm = fakeLlm((req) =>
+      wantsCypher(req)
+        ? cypherReply(
+          `MATCH (c:Symbol)-[e:CALLS]->(s:Symbol {qualified_name: '${pick.hubsIn[0]}'})\n` +
+            "RETURN c.qualified_name AS caller, c.path AS path, e.line AS line ORDER BY caller LIMIT 10",
+        )
+        : `${pick.hubsIn[0]} is called from 10 places, e.g. ${pick.ordinary[0]}.`
+    );
     t = performance.now();
     mcp = await connectMcp(
       [dir, "--project", project, "--branch", branch],
-      childEnv({ FALKORDB_URL: dbUrl(db) }),
+      childEnv({
+        FALKORDB_URL: dbUrl(db),
+        MODEL_NAME: "openai/fake-model",
+        LLM_API_KEY: "bench",
+        LLM_BASE_URL: llm.url,
+      }),
     );
     const listed = await mcp.client.listTools();
     const startMs = performance.now() - t;
@@ -350,9 +368,11 @@ export async function benchMcp(db: Db, opts: McpBenchOptions): Promise<void> {
       }${lpad("indented", 10)}${lpad("saved", 7)}`,
     );
     for (const [tool, args] of comparisons) report(tool, args, await answerPair(mcp, tool, args));
-    // Answers that write or need an edit: memory, index_file, diff_impact (ask needs a model:
-    // not measured here, see tests/ask_test.ts).
+    // Answers that write, need an edit or a model: ask (the stand-in model above), memory,
+    // index_file, diff_impact.
     const rows: [string, Args, { text: string; json: string }][] = [];
+    const question = { question: `Who calls ${bare(hub)}?` };
+    rows.push(["ask", question, await answerPair(mcp, "ask", question)]);
     const rem = await answerPair(mcp, "remember", { symbol: ord, text: "bench: retries capped" });
     rows.push(["remember", { symbol: ord }, rem]);
     rows.push([
@@ -393,6 +413,7 @@ export async function benchMcp(db: Db, opts: McpBenchOptions): Promise<void> {
     for (const [tool, args, a] of rows) report(tool, args, a);
   } finally {
     await mcp?.close().catch(() => {});
+    await llm?.close().catch(() => {});
     await deleteGraphs(db, project).catch(() => {});
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }

@@ -3,9 +3,10 @@
  * index, no-op incremental and one-file-edit incremental on a generated repository, and on `path`
  * when given, with peak RSS), then the MCP tools over stdio (bench/mcp.ts: latencies and token
  * counts), then memory_linked_search on a warm server (bench/memory.ts), then `cgraph view`'s
- * drawing times in headless Chromium (bench/view.ts; `--view-files N`, default 10,000), then the
- * drills (bench/drills.ts: stdio soak, HTTP clients, kill -9 mid-index, database restart;
- * `--skip-drills`, `--drills-only`). Numbers are printed, never asserted.
+ * drawing times in headless Chromium (bench/view.ts; `--view-files N`, default 10,000), a new
+ * git worktree of a generated repository (bench/branch.ts; `--branch-files N`, default 10,000),
+ * then the drills (bench/drills.ts: stdio soak, HTTP clients, kill -9 mid-index, database
+ * restart; `--skip-drills`, `--drills-only`). Numbers are printed, never asserted.
  */
 import { extractFacts } from "../src/index/extract.ts";
 import { languageOf } from "../src/lang/registry.ts";
@@ -16,6 +17,7 @@ import { indexProject } from "../src/index/indexer.ts";
 import { deleteGraphs } from "../src/project/catalog.ts";
 import { resolveProject } from "../src/project/identity.ts";
 import { generateRepo } from "./genrepo.ts";
+import { benchBranch } from "./branch.ts";
 import { benchMcp } from "./mcp.ts";
 import { benchMemory } from "./memory.ts";
 import { benchView } from "./view.ts";
@@ -30,6 +32,7 @@ const { values, positionals } = parseArgs({
     "view-files": { type: "string", default: "10000" },
     "skip-drills": { type: "boolean" },
     "drills-only": { type: "boolean" },
+    "branch-files": { type: "string", default: "10000" },
   },
   allowPositionals: true,
 });
@@ -132,6 +135,7 @@ async function benchIndexing(): Promise<void> {
   }
   for (const p of positionals) await benchRepo(p, p);
   await benchDense();
+  await benchBranch(db, Number(values["branch-files"]));
 }
 
 /**

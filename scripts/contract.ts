@@ -4,6 +4,7 @@
  * fixtures/<lang> [--edges]` (`--edges` prints every resolved edge).
  */
 import { resolveAll } from "../src/index/resolve/mod.ts";
+import { readManifests } from "../src/index/manifests.ts";
 import { analyzeFiles, readCandidates } from "../src/index/scan.ts";
 import { walkRepository } from "../src/index/walk.ts";
 import { languageByName } from "../src/lang/registry.ts";
@@ -15,7 +16,11 @@ for (const dir of Deno.args.filter((a) => !a.startsWith("--"))) {
   const walk = await walkRepository(dir);
   const read = await readCandidates(walk.files, walk.skipped);
   const facts = await analyzeFiles(read, walk.skipped);
-  const view = viewOfResolution(facts, resolveAll(facts, languageByName));
+  const manifests = await readManifests(dir, walk.manifests);
+  const view = viewOfResolution(
+    facts,
+    resolveAll(facts, languageByName, undefined, manifests.texts),
+  );
   if (showEdges) {
     for (const e of view.edges.filter((e) => e.type !== "DEFINES")) {
       console.log(`${e.type} ${e.from} -> ${e.to}`);

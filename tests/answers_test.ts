@@ -11,7 +11,10 @@ import { join } from "node:path";
 import { runCgraph, testDb } from "./helpers/db.ts";
 import { dropProject, indexAs, uniqueName } from "./helpers/graph.ts";
 import { childEnv, connectMcp, dbUrl, type McpSession, ROOT, textOf } from "./helpers/mcp.ts";
+import { byFile, nodeLine, sitesByFile } from "../src/query/format.ts";
+import type { NodeRef } from "../src/query/graph.ts";
 import { roleOf } from "../src/query/role.ts";
+import { tokens } from "./helpers/tokens.ts";
 
 const TRAPS = join(ROOT, "fixtures/traps");
 const opts = { sanitizeOps: false, sanitizeResources: false };
@@ -110,6 +113,42 @@ Deno.test({ name: "answers: callers are honest about what they miss", ...opts },
   });
 });
 
+Deno.test({ name: "answers: an overload set is one symbol", ...opts }, async () => {
+  await withTraps(async (a) => {
+    // Java overloads are two definitions of one qualified name in one file: asked by name, by
+    // qualified name or with its file, the answer speaks of one symbol with the callers of both
+    // (one overload calls the other), and offers no narrowing that cannot narrow.
+    const expected = [
+      "callers (depth 1) of jvm.Printer.format (method, jvm/Printer.java:4): 3 callers; " +
+      "2 overloads, merged",
+      "jvm/Printer.java:8 | format | method | at 9",
+      "jvm/Report.java:",
+      "4 | title | method | at 5",
+      "8 | page | method | at 9",
+    ];
+    for (
+      const [args, argv] of [
+        [{ symbol: "jvm.Printer.format" }, ["callers", "jvm.Printer.format"]],
+        [{ symbol: "format", file: "jvm/Printer.java" }, [
+          "callers",
+          "format",
+          "--file",
+          "jvm/Printer.java",
+        ]],
+      ] as const
+    ) {
+      const text = await a.both("get_callers", args, [...argv]);
+      assertEquals(text.split("\n"), expected);
+    }
+    const callees = await a.both("get_callees", { symbol: "jvm.Printer.format" }, [
+      "callees",
+      "jvm.Printer.format",
+    ]);
+    assert(callees.split("\n")[0].includes("2 overloads, merged"), callees);
+    assert(!callees.includes("narrow"), callees);
+  });
+});
+
 Deno.test(
   { name: "answers: production callers first, tests and examples counted", ...opts },
   async () => {
@@ -121,8 +160,9 @@ Deno.test(
       assertEquals(echo.split("\n"), [
         "callers (depth 1) of clikit.core.echo (function, clikit/core.py:27): 2 callers; " +
         "+4 in tests/examples (include_tests=true)",
-        "clikit/cli.py:6 | Command.main | method | at 9",
-        "clikit/cli.py:17 | launch | function | at 19",
+        "clikit/cli.py:",
+        "6 | Command.main | method | at 9",
+        "17 | launch | function | at 19",
       ]);
       const all =
         (await a.both("get_callers", { symbol: "clikit.core.echo", include_tests: true }, [
@@ -130,9 +170,17 @@ Deno.test(
           "clikit.core.echo",
           "--include-tests",
         ])).split("\n");
-      assertEquals(all.length, 7, all.join("\n"));
-      assert(all[1].startsWith("clikit/") && all[2].startsWith("clikit/"), all.join("\n"));
-      assert(all.slice(3).every((l) => /^(examples|tests)\//.test(l)), all.join("\n"));
+      // Production first; lines of one file under one `path:` line.
+      assertEquals(all.slice(1), [
+        "clikit/cli.py:",
+        "6 | Command.main | method | at 9",
+        "17 | launch | function | at 19",
+        "examples/demo.py:",
+        "4 | demo_one | function | at 5",
+        "8 | demo_two | function | at 9",
+        "12 | demo_three | function | at 13",
+        "tests/test_cli.py:5 | test_echo | function | at 6 (x3)",
+      ]);
       const page = await a.both(
         "get_callers",
         { symbol: "clikit.core.echo", include_tests: true, limit: 2 },
@@ -314,4 +362,50 @@ Deno.test("answers: what a file is for, by path conventions", () => {
     ["api/user.pb.go", "generated"],
   ];
   assertEquals(cases.map(([p]) => [p, roleOf(p)]), cases);
+});
+
+Deno.test("answers: lines of one file say its path once, where that saves tokens", () => {
+  const node = (path: string, qn: string, line: number, kind = "Function"): NodeRef => ({
+    id: `${path}:${line}`,
+    name: qn.slice(qn.lastIndexOf(".") + 1),
+    qualified_name: qn,
+    kind: kind as NodeRef["kind"],
+    path,
+    line,
+  });
+  const links = [
+    node("src/auth/service.py", "src.auth.service.UserService.login", 12, "Method"),
+    node("src/auth/service.py", "src.auth.service.UserService.logout", 80, "Method"),
+    node("src/api/routes.py", "src.api.routes.login_route", 7),
+    node("src/auth/service.py", "src.auth.service.check", 120),
+    node("src/api/routes.py", "src/api/routes.py", 0, "File"),
+    node("src/api/routes.py", "src/api/routes.py", 0, "File"),
+  ];
+  const grouped = byFile(links, (n) => n, (n) => ` | at ${n.line + 1}`);
+  // Runs only (the order is the answer's); a file alone, and file nodes, keep their own lines.
+  assertEquals(grouped, [
+    "src/auth/service.py:",
+    "12 | UserService.login | method | at 13",
+    "80 | UserService.logout | method | at 81",
+    "src/api/routes.py:7 | login_route | function | at 8",
+    "src/auth/service.py:120 | check | function | at 121",
+    "src/api/routes.py | file | at 1",
+    "src/api/routes.py | file | at 1",
+  ]);
+  const flat = links.map((n) => `${nodeLine(n)} | at ${n.line + 1}`);
+  assert(tokens(grouped.join("\n")) < tokens(flat.join("\n")));
+  // Even two lines of a short path save.
+  const two = [node("a.py", "a.login", 3), node("a.py", "a.logout", 9)];
+  assert(
+    tokens(byFile(two, (n) => n, () => "").join("\n")) <
+      tokens(two.map((n) => nodeLine(n)).join("\n")),
+  );
+  assertEquals(
+    sitesByFile(["clikit/cli.py:14", "clikit/cli.py:20", "clikit/core.py:7", "clikit/cli.py:30"]),
+    "clikit/cli.py:14,20, clikit/core.py:7, clikit/cli.py:30",
+  );
+  assert(
+    tokens("clikit/cli.py:14,20, clikit/core.py:7") <
+      tokens("clikit/cli.py:14, clikit/cli.py:20, clikit/core.py:7"),
+  );
 });

@@ -270,10 +270,15 @@ Deno.test(
       const lines = text.split("\n");
       assert(lines[0].includes(": 28 nodes, 54 edges"), lines[0]);
       assert(lines.includes(
-        "rel | (:File)-[:IMPORTS]->(:File) | 7 | " +
+        "(:File)-[:IMPORTS]->(:File) 7 | " +
           "a file imports another file of the repository (external packages are not nodes)",
       ));
-      assert(lines.some((l) => l.startsWith("example | ")));
+      const props = json.properties as Record<string, string>;
+      assert(lines.includes(`Symbol.qualified_name | ${props["Symbol.qualified_name"]}`), text);
+      const examples = lines.indexOf("--- examples: question | Cypher ---");
+      assert(examples > 0, text);
+      assertEquals(lines.length - examples - 1, (json.examples as unknown[]).length);
+      assert(lines.slice(examples + 1).every((l) => / \| MATCH /.test(l)), text);
     });
   },
 );

@@ -343,3 +343,42 @@ Deno.test("a bundled server that does not run here falls back to redis-server on
     await Deno.remove(cache, { recursive: true });
   }
 });
+
+Deno.test("embedded: a server still loading its data is waited for, not killed and restarted", async () => {
+  await withDataDir(async (dir) => {
+    const env = { CGRAPH_DB: "embedded", CGRAPH_DATA_DIR: dir };
+    let r = await ensureDbDetailed({ mode: "embedded", quiet: true, dataDir: dir });
+    try {
+      // Logged writes are replayed at start-up: a few seconds of loading.
+      for (let i = 0; i < 4; i++) {
+        await r.db.query(
+          "big",
+          "UNWIND range(1, 400000) AS i CREATE (:N {i: i, s: 'padding text'})",
+        );
+      }
+    } finally {
+      await r.db.close();
+    }
+    assert.equal((await runCgraph(["db", "stop"], env)).code, 0);
+    // A start-up wait far shorter than the load: the server answers LOADING meanwhile.
+    const started = Date.now();
+    const prev = Deno.env.get("CGRAPH_DB_START_WAIT_MS");
+    Deno.env.set("CGRAPH_DB_START_WAIT_MS", "1500");
+    try {
+      r = await ensureDbDetailed({ mode: "embedded", quiet: true, dataDir: dir });
+    } finally {
+      if (prev === undefined) Deno.env.delete("CGRAPH_DB_START_WAIT_MS");
+      else Deno.env.set("CGRAPH_DB_START_WAIT_MS", prev);
+    }
+    try {
+      const rows = await r.db.query("big", "MATCH (n:N) RETURN count(n) AS c", undefined, {
+        readOnly: true,
+      });
+      assert.deepEqual(rows, [{ c: 1_600_000 }]);
+      console.log(`loaded in ${Date.now() - started} ms`);
+    } finally {
+      await r.db.close();
+      await runCgraph(["db", "stop"], env);
+    }
+  });
+});

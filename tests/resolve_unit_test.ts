@@ -253,3 +253,16 @@ end
   });
   assertEquals(edges, ["CALLS App.run -> Thor.ask", "CALLS Thor.ask -> Thor.say"]);
 });
+
+Deno.test("Ruby: paths built with File are read from the require's text", async () => {
+  const { fileRelativePath } = await import("../src/lang/ruby/spec.ts");
+  assertEquals(fileRelativePath(`File.expand_path("../helper", __FILE__)`), "./helper");
+  assertEquals(fileRelativePath(`File.expand_path('lib/x', __dir__)`), "lib/x");
+  assertEquals(fileRelativePath(`File.expand_path "../a/b", __FILE__`), "./a/b");
+  assertEquals(fileRelativePath(`File.join(File.dirname(__FILE__), "x")`), "x");
+  assertEquals(fileRelativePath(`File.join(__dir__, 'y/z')`), "y/z");
+  // Outside what can be followed: the file itself, interpolation, any other call.
+  assertEquals(fileRelativePath(`File.expand_path("x", __FILE__)`), "");
+  assertEquals(fileRelativePath(`File.join(__dir__, "#{name}")`), "");
+  assertEquals(fileRelativePath(`Gem.path("x")`), "");
+});

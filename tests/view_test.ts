@@ -375,30 +375,56 @@ Deno.test({
       );
 
       await t.step(
-        "a large map draws only the imports in cycles; a click adds a file's",
+        "a map drawn the fast way (thousands of files) draws every import; a click marks a file's",
         async () => {
           const u = new URL(server!.url);
           u.searchParams.set("mode", "modules");
           u.searchParams.set("level", "file");
-          u.searchParams.set("all_edges_max", "2");
           await page.goto(u.href);
           await settled(page);
-          const edges = await drawnEdges(page);
-          assertEquals(edges.length, 2);
-          assert(edges.every((e) => e.cycle), JSON.stringify(edges));
+          const key = (e: { source: string; target: string }) => `${e.source}>${e.target}`;
+          const all = (await drawnEdges(page)).map(key).sort();
+          assert(all.length > 2, all.join("\n"));
+          // The same map past the lean limit: precomputed positions, the lean stylesheet.
+          u.searchParams.set("lean_from", "2");
+          await page.goto(u.href);
+          await settled(page);
+          assertEquals((await drawnEdges(page)).map(key).sort(), all);
+          const lean = await page.evaluate(() =>
+            (globalThis as unknown as { cgraphView: { state: { lean: boolean } } }).cgraphView
+              .state.lean
+          );
+          assert(lean, "drawn the fast way");
           const status = await page.$eval("#status", (e) => e.textContent ?? "");
-          assert(status.includes("only the 2 inside cycles drawn"), status);
+          assert(status.includes(`${all.length} edges`), status);
           const db = (await drawnNodes(page)).find((n) => n.path === "shop/db.py")!;
           await clickNode(page, db.id);
           await page.waitForFunction(
-            (n: number) =>
-              (globalThis as unknown as { cgraphView: { cy: { edges(): { length: number } } } })
-                .cgraphView.cy.edges().length > n,
+            () =>
+              (globalThis as unknown as {
+                cgraphView: { cy: { edges(s: string): { length: number } } };
+              }).cgraphView.cy.edges(".focus").length > 0,
             { timeout: 15_000 },
-            2,
           );
-          const added = (await drawnEdges(page)).filter((e) => !e.cycle);
-          assert(added.length > 0 && added.every((e) => e.source === db.id || e.target === db.id));
+          const focused = await page.evaluate(() =>
+            (globalThis as unknown as {
+              cgraphView: {
+                cy: {
+                  edges(s: string): {
+                    map(
+                      f: (e: { data(): { source: string; target: string } }) => unknown,
+                    ): unknown[];
+                  };
+                };
+              };
+            }).cgraphView.cy.edges(".focus").map((e) => e.data())
+          ) as { source: string; target: string }[];
+          const mine = all.filter((k) => k.startsWith(`${db.id}>`) || k.endsWith(`>${db.id}`));
+          assertEquals(focused.map(key).sort(), mine);
+          await page.waitForFunction(
+            () => document.getElementById("panel-body")!.textContent!.includes("shop/db.py"),
+            { timeout: 15_000 },
+          );
         },
       );
 

@@ -206,6 +206,11 @@ export function schemaResult(s: LiveSchema, project: string, branch: string): Sc
   };
 }
 
+/**
+ * The schema as text, in sections: labels and relationships with their counts and meaning, the
+ * properties (`Label.property | meaning`), then the worked
+ * examples (question | Cypher). The JSON carries the same, as fields.
+ */
 export function formatSchema(r: SchemaResult, notes: string[] = []): string {
   const head = [
     `schema of ${r.project}:${r.branch}: ${r.nodes} nodes, ${r.edges} edges, ` +
@@ -213,30 +218,27 @@ export function formatSchema(r: SchemaResult, notes: string[] = []): string {
     "relationship types (run Cypher with query_graph, read-only)",
     ...notes,
   ].join("; ");
-  const out = [head];
+  const out = [head, "--- labels: count | meaning ---"];
   const described = new Set(Object.keys(r.properties).map((p) => p.split(".")[0]));
   for (const l of r.labels) {
     const name = isKind(l.label) ? `:Symbol:${l.label}` : `:${l.label}`;
-    // Properties of described labels have their own lines below.
+    // Properties of described labels are in their section below.
     const props = isKind(l.label) || described.has(l.label) ? [] : [l.properties.join(", ")];
-    out.push(["label", name, String(l.count), ...props, ...(l.description ? [l.description] : [])]
+    out.push([`${name} ${l.count}`, ...props, ...(l.description ? [l.description] : [])]
       .join(" | "));
   }
+  out.push("--- relationships: count | meaning ---");
   const seen = new Set<string>();
   for (const x of r.relationships) {
     const props = described.has(x.type) || !x.properties.length ? [] : [x.properties.join(", ")];
     const doc = x.description && !seen.has(x.type) ? [x.description] : [];
     seen.add(x.type);
-    out.push(
-      ["rel", `(:${x.from})-[:${x.type}]->(:${x.to})`, String(x.count), ...props, ...doc].join(
-        " | ",
-      ),
-    );
+    out.push([`(:${x.from})-[:${x.type}]->(:${x.to}) ${x.count}`, ...props, ...doc].join(" | "));
   }
-  for (const [p, d] of Object.entries(r.properties)) out.push(`property | ${p} | ${d}`);
-  for (const e of r.examples) {
-    out.push(`example | ${e.question} | ${e.cypher.replace(/\s*\n\s*/g, " ")}`);
-  }
+  out.push("--- properties ---");
+  for (const [p, d] of Object.entries(r.properties)) out.push(`${p} | ${d}`);
+  out.push("--- examples: question | Cypher ---");
+  for (const e of r.examples) out.push(`${e.question} | ${e.cypher.replace(/\s*\n\s*/g, " ")}`);
   return out.join("\n");
 }
 

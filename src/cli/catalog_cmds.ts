@@ -1,5 +1,6 @@
 /** `cgraph list`, `cgraph delete`, `cgraph migrate`: the graphs on the server. */
 import { deleteGraphs, listCatalog, migrateNames } from "../project/catalog.ts";
+import { dropStale, findGarbage, formatGarbage } from "../project/gc.ts";
 import { displayName, sanitizeName } from "../project/names.ts";
 import { CgraphError } from "../errors.ts";
 import { type Command, parseCommandArgs } from "./command.ts";
@@ -99,6 +100,57 @@ export const migrateCommand: Command = {
     if (values.help) return (console.log(usage), 0);
     const moved = await withDb(migrateNames);
     console.log(moved.length ? `migrated: ${moved.join(", ")}` : "migrated: nothing to do");
+    return 0;
+  },
+};
+
+export const gcCommand: Command = {
+  name: "gc",
+  summary:
+    "list graphs of branches that no longer exist (--yes drops them) and projects whose folder is gone",
+  async run(args) {
+    const usage = "cgraph gc [--project P] [--yes] [--json]";
+    const { values } = parseCommandArgs(args, {
+      project: { type: "string" },
+      yes: { type: "boolean" },
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    }, usage);
+    if (values.help) {
+      console.log(
+        `${usage}\n\nA dry run by default: lists the graphs of branches their repository no longer has, ` +
+          `and projects whose folder is gone.\n--yes drops those graphs. A project whose folder is gone ` +
+          `is only reported (drop it with 'cgraph delete --project P').`,
+      );
+      return 0;
+    }
+    const project = values.project === undefined ? undefined : sanitizeName(values.project);
+    const { report, done } = await withDb(async (db) => {
+      const report = await findGarbage(db, project);
+      const done = values.yes ? await dropStale(db, report.stale) : undefined;
+      return { report, done };
+    });
+    if (values.json) {
+      const name = (x: { project: string; branch?: string }) => ({
+        ...x,
+        project: displayName(x.project),
+        ...(x.branch === undefined ? {} : { branch: displayName(x.branch) }),
+      });
+      console.log(JSON.stringify(
+        {
+          graphs: report.graphs,
+          stale: report.stale.map(name),
+          missing: report.missing.map(name),
+          dropped: done?.dropped ?? [],
+          busy: done?.busy ?? [],
+          dry_run: !values.yes,
+        },
+        null,
+        2,
+      ));
+      return 0;
+    }
+    console.log(formatGarbage(report, done));
     return 0;
   },
 };

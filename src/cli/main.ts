@@ -7,7 +7,7 @@ import { VERSION } from "../version.ts";
 import type { Command } from "./command.ts";
 import { dbCommand } from "./db.ts";
 import { indexCommand } from "./index_cmd.ts";
-import { deleteCommand, migrateCommand } from "./catalog_cmds.ts";
+import { deleteCommand, gcCommand, migrateCommand } from "./catalog_cmds.ts";
 import { mcpCommand } from "./mcp_cmd.ts";
 import { initAgentCommand } from "./init_agent_cmd.ts";
 import { queryCommands } from "./query_cmds.ts";
@@ -20,6 +20,7 @@ const COMMANDS: Command[] = [
   // The CLI twins of the MCP tools (`list` is list_projects' twin).
   ...queryCommands,
   deleteCommand,
+  gcCommand,
   migrateCommand,
   dbCommand,
   initAgentCommand,

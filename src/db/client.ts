@@ -32,6 +32,9 @@ function envNumber(name: string, fallback: number): number {
   return Number.isFinite(n) && n > 0 ? n : fallback;
 }
 
+/** TYPE's answers for keys that are not a module's (a graph is FalkorDB's `graphdata`). */
+const PLAIN_TYPES = new Set(["none", "string", "list", "set", "zset", "hash", "stream"]);
+
 /** What one listing of graphs found: the names, and the cluster nodes that did not answer. */
 export interface GraphListing {
   names: string[];
@@ -132,9 +135,18 @@ export class Db {
     return await this.#call(() => conn.sendCommand(args) as Promise<T>, timeoutMs);
   }
 
-  /** Whether a graph (or any key) exists: one command on the shard that would hold it. */
+  /**
+   * Whether a graph exists: one command on the shard that would hold it (GRAPH.LIST asks every
+   * shard). A key of a plain Redis type under that name is not a graph.
+   */
   async graphExists(graph: string): Promise<boolean> {
-    return Number(await this.command<number>(["EXISTS", graph])) > 0;
+    const type = String(await this.command<string>(["TYPE", graph]));
+    return !PLAIN_TYPES.has(type);
+  }
+
+  /** Whether a key of any type exists. */
+  async exists(key: string): Promise<boolean> {
+    return Number(await this.command<number>(["EXISTS", key])) > 0;
   }
 
   async hashGetAll(key: string): Promise<Record<string, string>> {

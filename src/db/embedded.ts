@@ -24,6 +24,13 @@ import { commandLineOf, freePort, isAlive, poll, portIsFree, runProgram, signal 
 export const PREFERRED_PORT = 6479;
 export const EMBEDDED_ORIGIN = "embedded server";
 const HOST = "127.0.0.1";
+/** How long a starting server may stay silent (CGRAPH_DB_START_WAIT_MS). */
+function startWaitMs(): number {
+  const ms = Number(Deno.env.get("CGRAPH_DB_START_WAIT_MS"));
+  return Number.isFinite(ms) && ms > 0 ? ms : 60_000;
+}
+/** How long a server that answers LOADING (reading its data) is waited for. */
+const LOADING_WAIT_MS = 600_000;
 
 export interface EmbeddedPaths {
   dataDir: string;
@@ -238,6 +245,10 @@ function configText(paths: EmbeddedPaths, bins: Binaries, port: number, password
     `dir ${q(paths.dbDir)}`,
     "appendonly yes",
     "appendfsync everysec",
+    // Replaying logged graph writes at start-up is far slower than loading a snapshot (a 150 MB
+    // log of index writes took over a minute): compact the log into the snapshot early.
+    "auto-aof-rewrite-percentage 25",
+    "auto-aof-rewrite-min-size 16mb",
     `requirepass ${q(password)}`,
     `loadmodule ${q(bins.module)}`,
     `proc-title-template "{title} {listen-addr} {server-mode} {config-file}"`,
@@ -291,6 +302,12 @@ async function launch(
     }
     const ep: Endpoint = { host: HOST, port, password, origin: EMBEDDED_ORIGIN };
     let pid = 0;
+    // A server that answers LOADING is reading its data (many or large graphs take minutes):
+    // it is waited for as long as it keeps loading (up to LOADING_WAIT_MS), never killed at 60 s
+    // and restarted, which would only start the load over again.
+    let loadingSince = 0;
+    const started = Date.now();
+    const startWait = startWaitMs();
     const ready = await poll(
       async () => {
         pid = Number((await Deno.readTextFile(paths.pidFile).catch(() => "")).trim()) || pid;
@@ -300,9 +317,16 @@ async function launch(
         if (p.kind === "auth-failed" || p.kind === "auth-required" || p.kind === "not-redis") {
           return `${HOST}:${port} is held by another server (${p.detail})`;
         }
-        return undefined;
+        if (p.kind === "redis" && /LOADING/.test(p.detail)) {
+          if (!loadingSince && !quiet) {
+            log.info(`the embedded FalkorDB is loading its data (${paths.dbDir}); waiting for it`);
+          }
+          loadingSince ||= Date.now();
+        }
+        const limit = loadingSince ? LOADING_WAIT_MS : startWait;
+        return Date.now() - started > limit ? "timeout" : undefined;
       },
-      60_000,
+      LOADING_WAIT_MS,
       100,
     );
     if (ready === "up") {
@@ -334,7 +358,9 @@ async function launch(
     if (pid && isAlive(pid) && await isOurServer(pid, paths, port)) await terminate(pid);
     lastFailure = (ready === "died"
       ? `the server exited during start-up`
-      : ready ?? "the server did not answer within 60 s") + tail(lines);
+      : ready === "timeout" || !ready
+      ? `the server did not answer within ${(loadingSince ? LOADING_WAIT_MS : startWait) / 1000} s`
+      : ready) + tail(lines);
     if (/already in use/i.test(lastFailure) || ready?.includes("held by another")) {
       continue;
     }

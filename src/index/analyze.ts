@@ -92,7 +92,7 @@ export function analyze(
   >();
   const imports: ImportFact[] = [];
   const importNodes: Node[] = [];
-  const inheritNodes: { node: Node; relation: InheritFact["relation"] }[] = [];
+  const inheritNodes: { node: Node; relation: InheritFact["relation"]; hooked: boolean }[] = [];
   const hintNodes: { at: Node; variable: Node; type?: Node; value?: Node }[] = [];
   let pkg: string | undefined;
   let defaultExport: string | undefined;
@@ -118,7 +118,11 @@ export function analyze(
         continue;
       }
       const kind = KIND_BY_CAPTURE[c.name];
-      const nameNode = byName.get("name");
+      // `@qualified`: a scoped name (`ns::Cart::add`) whose last name is the definition's and the
+      // scope just before it its owner.
+      const qualified = byName.get("qualified");
+      const scoped = qualified && kind ? splitScoped(qualified) : undefined;
+      const nameNode = scoped?.name ?? byName.get("name");
       if (kind && nameNode) {
         const node = wrapperOf(c.node, spec);
         if (seenDefs.has(node.id)) {
@@ -135,8 +139,7 @@ export function analyze(
           nameNode,
           name: cleanName(nameNode.text),
           kind,
-          owner: byName.has("owner") ? typeName(byName.get("owner")!.text) : undefined,
-          ownerWritten: byName.has("owner") ? qualifiedType(byName.get("owner")!.text) : undefined,
+          ...ownerOf(scoped?.scope ?? byName.get("owner")),
           ...(c.name === "definition.macro" ? { macro: true } : {}),
           ...(byName.has("static") ? { static: true } : {}),
           ...(c.name === "definition.alias" ? { alias: true } : {}),
@@ -188,7 +191,7 @@ export function analyze(
       } else if (c.name.startsWith("reference.")) {
         const relation = c.name.slice("reference.".length);
         if (relation === "extends" || relation === "implements" || relation === "inherits") {
-          inheritNodes.push({ node: c.node, relation });
+          inheritNodes.push({ node: c.node, relation, hooked: byName.has("hooked") });
         }
       } else if (c.name === "hint") {
         const variable = byName.get("hint.var");
@@ -344,12 +347,13 @@ export function analyze(
     }
     const receiver = call.receiver ? normalizeReceiver(call.receiver.text) : undefined;
     const argList = argsOf(call.node, spec.overloads === true);
+    const callText = call.node.text;
     // An object made without an argument list (`Status s;`, `new Foo`) passes none; a
     // constructor reference (`Child::new`, `::Child`) passes what its use decides.
     const args = argList?.length ??
-      (call.isNew && !call.delegate && !/[({]|::\s*new$|^::/.test(call.node.text) ? 0 : undefined);
+      (call.isNew && !call.delegate && !/[({]|::\s*new$|^::/.test(callText) ? 0 : undefined);
     const argTypes = argList?.some(Boolean) ? argList : undefined;
-    const typeArgs = call.isNew ? undefined : typeArgCount(call.node, call.name);
+    const typeArgs = call.isNew ? undefined : typeArgCount(call.node, call.name, callText);
     const argNames = argList?.names.some(Boolean) ? argList.names : undefined;
     callFacts.push({
       from: defIndexAt(call.node, false, false),
@@ -371,7 +375,13 @@ export function analyze(
   callFacts.sort((a, b) => a.line - b.line);
 
   const inherits: InheritFact[] = [];
-  for (const { node, relation } of inheritNodes) {
+  for (const { node, relation, hooked } of inheritNodes) {
+    // `@hooked`: a mixin made inside a class-level hook method (spec.mixinHooks), which hands it
+    // to the type the hook is defined in; anywhere else the capture is no mixin.
+    if (hooked) {
+      const fn = defIndexAt(node);
+      if (fn < 0 || !defs[fn].static || !spec.mixinHooks?.includes(defs[fn].name)) continue;
+    }
     const from = defIndexAt(node, true);
     const impl = implAt(containers, node);
     if (impl && (from < 0 || contains(containers.find((c) => c.def === from)!.node, impl.node))) {
@@ -402,7 +412,8 @@ export function analyze(
   for (const h of hintNodes) {
     const variable = normalizeReceiver(h.variable.text);
     if (!variable) continue;
-    const pointer = h.type !== undefined && holdsPointer(h.at, h.variable, h.type);
+    const pointer = spec.pointers === true && h.type !== undefined &&
+      holdsPointer(h.at, h.variable, h.type);
     // `var h = (Wrapper<T>)cache.GetOrAdd(...)`: a cast names the type, however long the value.
     const castType = h.value?.type === "cast_expression" ? h.value.childForFieldName("type") : null;
     let type = h.type
@@ -421,7 +432,8 @@ export function analyze(
       ...(expr ? { expr } : {}),
       line: h.at.startPosition.row + 1,
       ...(pointer ? { pointer: true } : {}),
-      ...(h.at.namedChildren.some((n) => n?.type === "type_qualifier" && n.text === "const")
+      ...(spec.pointers &&
+          h.at.namedChildren.some((n) => n?.type === "type_qualifier" && n.text === "const")
         ? { constant: true }
         : {}),
     });
@@ -547,4 +559,22 @@ function implAt(containers: Container[], node: Node): Container | undefined {
   let found: Container | undefined;
   for (const c of containers) if (c.kind === "impl" && contains(c.node, node)) found = c;
   return found;
+}
+
+/** The last name of a scoped name node and the scope just before it. */
+export function splitScoped(node: Node): { name: Node; scope?: Node } {
+  let at = node;
+  let scope: Node | undefined;
+  while (at.type === node.type) {
+    const inner = at.childForFieldName("name");
+    if (!inner) break;
+    scope = at.childForFieldName("scope") ?? scope;
+    at = inner;
+  }
+  // A template's name (`Box<T>::put<int>` -> `put`).
+  return { name: at.childForFieldName("name") ?? at, scope };
+}
+
+function ownerOf(owner: Node | undefined): { owner?: string; ownerWritten?: string } {
+  return owner ? { owner: typeName(owner.text), ownerWritten: qualifiedType(owner.text) } : {};
 }

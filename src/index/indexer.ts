@@ -16,20 +16,31 @@ import * as R from "../db/queries.ts";
 import { languageByName } from "../lang/registry.ts";
 import { log } from "../log.ts";
 import { bindProject } from "../project/catalog.ts";
+import { evictBeyondCap, maxGraphsFromEnv } from "../project/retention.ts";
 import type { ProjectRef } from "../project/identity.ts";
 import { VERSION } from "../version.ts";
 import type { FileFacts } from "../graph/facts.ts";
 import { affectedFiles } from "./affected.ts";
 import { withLock } from "./lock.ts";
 import { runPostIndexSteps } from "./post_index.ts";
+import { type Seed, startSeed } from "./seed.ts";
 import { type Edge, fileNode } from "../graph/model.ts";
 import { analyzeParallel } from "./pool.ts";
 import { type Resolution, resolveAll } from "./resolve/mod.ts";
+import { type Manifests, readManifests } from "./manifests.ts";
 import { readCandidates, type ReadFile } from "./scan.ts";
 import { type Skipped, walkRepository } from "./walk.ts";
 import { GraphWriter } from "./writer.ts";
+import { StagingStream } from "./staging.ts";
 
 export type IndexMode = "full" | "incremental";
+
+/** The copy of a base graph failed: the run falls back to a full index. */
+class SeedFailed extends Error {
+  constructor(cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
 
 /** Files per slice when the facts and edge caches are written. */
 const CACHE_SLICE = 500;
@@ -47,7 +58,12 @@ export interface IndexOptions {
   waitMs?: number;
   /** Lines about the lock: who holds it while waiting, a takeover from a dead holder. */
   onLock?: (message: string) => void;
+  /** Graphs a project keeps, least recently used dropped first (default: the environment's). */
+  maxGraphs?: number;
 }
+
+/** How long a new branch waits for its base graph's indexer before indexing in full. */
+const SEED_WAIT_MS = 30_000;
 
 export interface IndexSummary {
   project: string;
@@ -56,6 +72,10 @@ export interface IndexSummary {
   root: string;
   commit?: string;
   mode: IndexMode;
+  /** A new branch's first run: the branch whose graph it started from (copied, then updated). */
+  seededFrom?: string;
+  /** Branches of the project whose graphs were dropped to keep it within its cap (LRU). */
+  evicted?: string[];
   files: {
     scanned: number;
     added: string[];
@@ -84,10 +104,14 @@ export async function indexProject(
 ): Promise<IndexSummary> {
   await bindProject(db, ref);
   const what = `${ref.project}:${ref.branch}`;
-  return await withLock(db, ref.keys.lock, what, () => run(db, ref, opts), {
+  const cap = opts.maxGraphs ?? maxGraphsFromEnv();
+  const summary = await withLock(db, ref.keys.lock, what, () => run(db, ref, opts), {
     waitMs: opts.waitMs,
     onWait: opts.onLock,
   });
+  const evicted = await evictBeyondCap(db, ref.project, ref.branch, cap);
+  if (evicted.length) summary.evicted = evicted;
+  return summary;
 }
 
 async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSummary> {
@@ -95,9 +119,17 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
   const progress = opts.onProgress ?? (() => {});
   const warnings: string[] = [];
   progress({ phase: "scan", done: 0, total: 0 });
+  // A new branch starts from a copy of the closest graph of its project, then only the
+  // difference is indexed (inside the indexer's entry, so every caller gets it). The copy runs
+  // while the tree is scanned.
+  const seeding = !opts.full && !(await db.graphExists(ref.keys.graph))
+    ? startSeed(db, ref, { waitMs: SEED_WAIT_MS, warnings })
+    : undefined;
+  seeding?.catch(() => {}); // awaited below; a scan that throws first must not leave it unhandled
   const walk = await walkRepository(ref.root);
   const skipped = walk.skipped;
   const read = await readCandidates(walk.files, skipped);
+  const manifests = await readManifests(ref.root, walk.manifests);
   const current = new Map(read.map((f) => [f.candidate.path, f]));
   const timings: Record<string, number> = {};
   let lap = started;
@@ -108,8 +140,15 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
   };
   mark("scan");
 
-  const previous = await previousState(db, ref, opts.full === true, warnings);
+  const seed: Seed | undefined = await seeding;
+  if (seeding) mark("copy");
+  const previous = await previousState(db, ref, opts.full === true, warnings, seed !== undefined);
   mark("load");
+  // The graph must be whole before anything is written to it.
+  const graphReady = seed
+    ? () => seed.graphReady.catch((err) => Promise.reject(new SeedFailed(err)))
+    : () => Promise.resolve();
+  if (!previous) await graphReady().catch(() => {});
   const summary: IndexSummary = {
     project: ref.project,
     branch: ref.branch,
@@ -117,6 +156,7 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
     root: ref.root,
     commit: ref.commit,
     mode: previous ? "incremental" : "full",
+    seededFrom: previous && seed ? seed.branch : undefined,
     files: {
       scanned: read.length,
       added: [],
@@ -136,8 +176,21 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
     warnings,
   };
 
-  if (previous) await incremental(db, ref, current, previous, summary, progress, mark);
-  else await full(db, ref, read, summary, progress, mark);
+  if (previous) {
+    try {
+      await incremental(db, ref, current, previous, summary, progress, mark, graphReady, manifests);
+    } catch (err) {
+      // The graph could not be copied (nothing was written yet): a full index instead.
+      if (!(err instanceof SeedFailed)) throw err;
+      warnings.push(
+        `copying branch ${seed?.branch}'s graph failed (${err.message}); indexed in full`,
+      );
+      Object.assign(summary, { mode: "full", seededFrom: undefined });
+      Object.assign(summary.files, { added: [], modified: [], deleted: [], unchanged: 0 });
+      Object.assign(summary.files, { parseErrors: 0, syntaxErrors: [] });
+      await full(db, ref, read, summary, progress, mark, manifests);
+    }
+  } else await full(db, ref, read, summary, progress, mark, manifests);
 
   const counts = await graphCounts(db, ref.keys.graph);
   summary.symbols = counts.symbols;
@@ -147,6 +200,7 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
     ref,
     summary,
     counts.files,
+    manifests.digest,
     statDigestOf(read.map((f) => ({ path: f.candidate.path, size: f.size, mtime: f.mtime }))),
   );
   mark("meta");
@@ -161,6 +215,8 @@ interface PreviousState {
   facts: Map<string, FileFacts>;
   /** Per file: `digest\ttouched paths` of the edges it owns (see edgeCache). */
   edgeDigests: Record<string, string>;
+  /** Digest of the project files the last run resolved with (see manifests.ts). */
+  manifestDigest: string | undefined;
 }
 
 /** The last run's hashes and facts, or undefined when this run must be full (and why). */
@@ -169,9 +225,11 @@ async function previousState(
   ref: ProjectRef,
   forceFull: boolean,
   warnings: string[],
+  seeded: boolean,
 ): Promise<PreviousState | undefined> {
   if (forceFull) return undefined;
-  const exists = await db.graphExists(ref.keys.graph);
+  // A seeded graph is still being copied: its state is already there.
+  const exists = seeded || (await db.graphExists(ref.keys.graph));
   if (!exists) return undefined;
   if (await db.command<number>(["EXISTS", ref.keys.pending])) {
     warnings.push("the previous incremental run was interrupted; re-indexing in full");
@@ -205,7 +263,12 @@ async function previousState(
     warnings.push("the stored edge cache is missing or incomplete; re-indexing in full");
     return undefined;
   }
-  return { hashes, facts, edgeDigests };
+  const manifestDigest = await db.command<string | null>([
+    "HGET",
+    ref.keys.info,
+    "manifest_digest",
+  ]);
+  return { hashes, facts, edgeDigests, manifestDigest: manifestDigest ?? undefined };
 }
 
 async function full(
@@ -215,23 +278,22 @@ async function full(
   summary: IndexSummary,
   progress: (p: Progress) => void,
   mark: (phase: string) => void,
+  manifests: Manifests,
 ): Promise<void> {
-  const facts = await analyze(read, summary, progress);
+  const caches = [ref.keys.files, ref.keys.facts, ref.keys.edges, ref.keys.edgeLists];
+  const staged = caches.map((k) => `${k}~staging`);
+  // Files, symbols, hashes and facts are written while parsing goes on (see staging.ts).
+  const stream = new StagingStream(db, ref.keys.staging, staged[0], staged[1], staged);
+  const facts = await analyze(read, summary, progress, (f) => stream.add(f));
   summary.files.added = facts.map((f) => f.path);
   mark("parse");
   progress({ phase: "resolve", done: 0, total: 1 });
-  const resolution = resolveAll(facts, languageByName);
+  const resolution = resolveAll(facts, languageByName, undefined, manifests.texts);
   mark("resolve");
 
-  const caches = [ref.keys.files, ref.keys.facts, ref.keys.edges, ref.keys.edgeLists];
-  const staged = caches.map((k) => `${k}~staging`);
-  await db.deleteGraph(ref.keys.staging);
-  await db.command(["DEL", ...staged]);
-  const writer = new GraphWriter(db, ref.keys.staging);
-  await writer.createIndexes();
   progress({ phase: "write", done: 0, total: 3 });
-  await writer.files(facts.map(fileNode));
-  await writer.symbols([...resolution.symbols.values()].flat());
+  await stream.finish();
+  const writer = new GraphWriter(db, ref.keys.staging);
   progress({ phase: "write", done: 1, total: 3 });
   await writer.edges([...resolution.edges.values()].flat());
   progress({ phase: "write", done: 2, total: 3 });
@@ -242,11 +304,9 @@ async function full(
     facts,
     codeUnchanged: false,
   });
-  await db.hashSet(staged[0], Object.fromEntries(facts.map((f) => [f.path, f.hash])));
-  // Facts and edge lists are large (tens of MB on 10,000 files): serialised a slice at a time.
+  // Edge lists are large (tens of MB on 10,000 files): serialised a slice at a time.
   for (let i = 0; i < facts.length; i += CACHE_SLICE) {
     const slice = facts.slice(i, i + CACHE_SLICE);
-    await db.hashSet(staged[1], Object.fromEntries(slice.map((f) => [f.path, JSON.stringify(f)])));
     await db.hashSet(staged[3], edgeLists(resolution, slice.map((f) => f.path)));
   }
   await db.hashSet(staged[2], edgeCache(resolution, facts.map((f) => f.path)).digests);
@@ -267,7 +327,11 @@ async function incremental(
   summary: IndexSummary,
   progress: (p: Progress) => void,
   mark: (phase: string) => void,
+  graphReady: () => Promise<void>,
+  manifests: Manifests,
 ): Promise<void> {
+  // Project files changed (or the last run did not record them): every file is re-resolved.
+  const manifestsChanged = previous.manifestDigest !== manifests.digest;
   const added: ReadFile[] = [];
   const modified: ReadFile[] = [];
   for (const [path, file] of current) {
@@ -277,7 +341,9 @@ async function incremental(
   }
   const deleted = [...previous.hashes.keys()].filter((p) => !current.has(p));
   summary.files.unchanged = current.size - added.length - modified.length;
-  if (!added.length && !modified.length && !deleted.length) {
+  if (!added.length && !modified.length && !deleted.length && !manifestsChanged) {
+    await graphReady();
+    mark("copy");
     await runPostIndexSteps({
       db,
       graph: ref.keys.graph,
@@ -307,13 +373,13 @@ async function incremental(
   // Only the files an edit can affect are re-resolved (see affected.ts); the rest keep their edges.
   const touchedOf = (path: string) =>
     (previous.edgeDigests[path]?.split("\t")[1] ?? "").split("\n").filter(Boolean);
-  const only = affectedFiles(
+  const only = manifestsChanged ? undefined : affectedFiles(
     previous.facts,
     nextFacts,
     new Set([...gone, ...freshPaths]),
     touchedOf,
   );
-  const after = resolveAll([...nextFacts.values()], languageByName, only);
+  const after = resolveAll([...nextFacts.values()], languageByName, only, manifests.texts);
 
   mark("resolve");
   const changed = new Set([...gone, ...freshPaths]);
@@ -336,6 +402,8 @@ async function incremental(
     : [];
   const oldEdges = oldLists.flatMap((raw) => (raw ? JSON.parse(raw) as Edge[] : []));
 
+  await graphReady();
+  mark("copy");
   progress({ phase: "write", done: 0, total: 4 });
   const writer = new GraphWriter(db, ref.keys.graph);
   await db.command(["SET", ref.keys.pending, new Date().toISOString()]);
@@ -377,11 +445,13 @@ async function analyze(
   files: ReadFile[],
   summary: IndexSummary,
   progress: (p: Progress) => void,
+  onFacts?: (facts: FileFacts) => void,
 ): Promise<FileFacts[]> {
   const facts = await analyzeParallel(
     files,
     summary.files.skipped,
     (done) => progress({ phase: "parse", done, total: files.length }),
+    onFacts,
   );
   for (const f of facts) {
     if (f.parseErrors <= 0) continue;
@@ -460,7 +530,14 @@ export function statDigestOf(files: { path: string; size: number; mtime: number 
   return h.digest("hex").slice(0, 32);
 }
 
-async function writeInfo(db: Db, ref: ProjectRef, s: IndexSummary, files: number, digest: string) {
+async function writeInfo(
+  db: Db,
+  ref: ProjectRef,
+  s: IndexSummary,
+  files: number,
+  manifestDigest: string,
+  digest: string,
+) {
   const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
   await db.command(["DEL", ref.keys.info]);
   await db.hashSet(ref.keys.info, {
@@ -469,6 +546,7 @@ async function writeInfo(db: Db, ref: ProjectRef, s: IndexSummary, files: number
     project: ref.project,
     commit: ref.commit ?? "",
     indexed_at: new Date().toISOString(),
+    last_used: new Date().toISOString(),
     version: VERSION,
     mode: s.mode,
     files: String(files),
@@ -477,5 +555,6 @@ async function writeInfo(db: Db, ref: ProjectRef, s: IndexSummary, files: number
     symbols_by_kind: JSON.stringify(s.symbols),
     edges_by_type: JSON.stringify(s.edges),
     stat_digest: digest,
+    manifest_digest: manifestDigest,
   });
 }

@@ -23,6 +23,9 @@ export function formatSummary(s: IndexSummary): string {
     `files: scanned ${f.scanned}, added ${f.added.length}, modified ${f.modified.length}, deleted ${f.deleted.length}, unchanged ${f.unchanged}, skipped ${f.skipped.length}, unsupported ${f.unsupported}${
       f.parseErrors ? `, with syntax errors ${f.parseErrors}` : ""
     }`,
+    ...(s.seededFrom
+      ? [`started from a copy of branch ${displayName(s.seededFrom)}'s graph (new branch)`]
+      : []),
     `symbols: ${counts(s.symbols)}`,
     `edges: ${counts(s.edges)}`,
   ];
@@ -40,6 +43,13 @@ export function formatSummary(s: IndexSummary): string {
   if (f.skipped.length) {
     lines.push(`skipped: ${capped(f.skipped.map((x) => `${x.path} (${x.reason})`))}`);
   }
+  if (s.evicted?.length) {
+    lines.push(
+      `dropped least recently used graph(s) of this project (cap CGRAPH_MAX_GRAPHS_PER_PROJECT): ${
+        s.evicted.map(displayName).join(", ")
+      }`,
+    );
+  }
   for (const w of s.warnings) lines.push(`warning: ${w}`);
   return lines.join("\n");
 }
@@ -54,6 +64,8 @@ export function summaryJson(s: IndexSummary, cap = 200): Record<string, unknown>
     root: s.root,
     commit: s.commit ?? null,
     mode: s.mode,
+    seeded_from: s.seededFrom ? displayName(s.seededFrom) : null,
+    evicted: (s.evicted ?? []).map(displayName),
     files_changed: cut([...s.files.added, ...s.files.modified, ...s.files.deleted]),
     files: {
       scanned: s.files.scanned,

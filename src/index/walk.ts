@@ -4,7 +4,7 @@
  * followed only inside the root, and never into a loop.
  */
 import { join, relative, resolve, sep } from "node:path";
-import { languageOf } from "../lang/registry.ts";
+import { isManifestName, languageOf } from "../lang/registry.ts";
 import type { LanguageSpec } from "../lang/spec.ts";
 
 export const DEFAULT_IGNORES = [
@@ -50,6 +50,8 @@ export interface WalkResult {
   skipped: Skipped[];
   /** Files without a supported language (counted, not listed). */
   unsupported: number;
+  /** Project files languages read for import resolution (registry isManifestName). */
+  manifests: string[];
 }
 
 export function ignoreList(): Set<string> {
@@ -81,11 +83,12 @@ export async function walkRepository(root: string): Promise<WalkResult> {
     const beside = sources.get(path.slice(0, path.lastIndexOf("/") + 1));
     return beside ? beside.cpp : cppProject;
   };
-  const result: WalkResult = { files: [], skipped: [], unsupported: 0 };
+  const result: WalkResult = { files: [], skipped: [], unsupported: 0, manifests: [] };
   const realRoot = await Deno.realPath(root);
   for (const path of paths) {
     const language = languageOf(path, cppHeader(path));
     if (!language) {
+      if (isManifestName(path.slice(path.lastIndexOf("/") + 1))) result.manifests.push(path);
       result.unsupported++;
       continue;
     }

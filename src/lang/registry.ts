@@ -33,6 +33,17 @@ export const LANGUAGES: readonly LanguageSpec[] = [
 const BY_EXTENSION = new Map<string, LanguageSpec>();
 for (const lang of LANGUAGES) for (const ext of lang.extensions) BY_EXTENSION.set(ext, lang);
 
+/** Whether a file name is a project file some language reads (LanguageSpec.manifests). */
+export const isManifestName: (name: string) => boolean = (() => {
+  const names = [...new Set(LANGUAGES.flatMap((l) => l.manifests ?? []))];
+  const re = new RegExp(
+    `^(?:${
+      names.map((n) => n.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace("*", "[^/]*")).join("|")
+    })$`,
+  );
+  return (name: string) => names.length > 0 && re.test(name);
+})();
+
 export function languageByName(name: string): LanguageSpec | undefined {
   return LANGUAGES.find((l) => l.name === name);
 }

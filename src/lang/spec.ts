@@ -9,7 +9,8 @@
  *   that stands for the type it inherits from (C++ `using It = Base<T>;`: made by its constructors).
  *   A function directly inside a type becomes a method automatically.
  *   `@owner` (optional, inside the match): the owning type's name when it is written outside the
- *   type's body (Go receiver type).
+ *   type's body (Go receiver type). `@qualified` instead of `@name` on a scoped name
+ *   (`ns::Cart::add`): its last name is the name and the scope before it the owner.
  * Scopes that are not definitions — `@scope.impl` with `@name` (Rust `impl T`, `impl Trait for T`):
  *   methods inside are owned by the named type.
  * Calls — the call node `@reference.call`, the callee's name `@name`, optional `@receiver` (object or
@@ -24,6 +25,8 @@
  * Package — `@package` on the declared package / namespace name (Java, Kotlin, C# file-scoped, Go).
  * Returned functions — `@return.value` on a name a definition returns (`return inner`), so
  *   `make()()` and `h = make(); h()` reach `inner`.
+ *   `@hooked` beside `@reference.implements` keeps it only inside a class-level method named in
+ *   `mixinHooks` (Ruby's `def self.included(base); base.extend M; end`).
  * Decorators — `@decorator` on a decorator: its calls belong to the scope the decorated
  *   definition is made in (the class for member and parameter decorators).
  * Default export — `@export.default` on the name a file exports as its default (JS/TS).
@@ -45,6 +48,13 @@ export interface RepoFiles {
   inPackage(language: string, pkg: string): string[];
   /** Paths ending with `/suffix` or equal to it. */
   withSuffix(suffix: string): string[];
+  /**
+   * The text of a project file a language declares in `LanguageSpec.manifests` (`package.json`,
+   * `tsconfig.json`), when the index read one at that path.
+   */
+  read?(path: string): string | undefined;
+  /** Paths of the project files read, with this file name (`package.json`), sorted. */
+  manifests?(name: string): string[];
 }
 
 export interface LanguageSpec {
@@ -60,6 +70,11 @@ export interface LanguageSpec {
   selfNames: string[];
   /** The self name is a pointer (C++ `this`): `*this` is the object, `this == p` compares. */
   selfIsPointer?: boolean;
+  /**
+   * Variables may hold pointers and be `const` (C, C++): a hint's declarator or type says so
+   * (`Foo* p`, `std::unique_ptr<Foo> p`, `new Foo`), and operators on a pointer are its own.
+   */
+  pointers?: boolean;
   /** A bare call `m()` inside a class may call the class's own method (Java, C#, C++, Kotlin, Ruby). */
   implicitThis: boolean;
   /** How files see each other's top-level names without an import. */
@@ -77,6 +92,13 @@ export interface LanguageSpec {
   moduleName(path: string, pkg: string | undefined): string;
   /** Files an import's module path refers to (empty when outside the repository). */
   resolveImport(imp: ImportFact, fromPath: string, repo: RepoFiles): string[];
+  /**
+   * Names of project files (`package.json`, `tsconfig*.json`: `*` matches within the name) whose
+   * text import resolution reads
+   * through `RepoFiles.read`: the index reads them with the sources, and a change to one
+   * re-resolves the repository.
+   */
+  manifests?: string[];
   /** Name an import of a whole module binds when it has no alias (`import a.b` binds `a.b`). */
   moduleBinding?(source: string): string | undefined;
   /** An import statement that brings in types only (`import type ...`), by its text. */
@@ -207,4 +229,6 @@ export interface LanguageSpec {
   enclosingNamespaces?: boolean;
   /** The type of a class literal (`Foo::class` is a `KClass`), for extensions on it. */
   classLiteralType?: string;
+  /** Class-level hook methods whose `@hooked` mixins belong to the type defining them. */
+  mixinHooks?: string[];
 }

@@ -97,9 +97,9 @@ export function memoryLines(gr: MemoryGroup): string[] {
   if (gr.doc) out.push(`doc: ${F.oneLine(gr.doc, 200)}`);
   const [inName, outName] = file ? ["imported by", "imports"] : ["callers", "callees"];
   out.push(`--- ${inName} (${count(gr.callers.links.length, gr.callers.total)}) ---`);
-  for (const l of gr.callers.links) out.push(edgeLine(l));
+  out.push(...F.byFile(gr.callers.links, (l) => l.node, edgeTail));
   out.push(`--- ${outName} (${count(gr.callees.links.length, gr.callees.total)}) ---`);
-  for (const l of gr.callees.links) out.push(edgeLine(l));
+  out.push(...F.byFile(gr.callees.links, (l) => l.node, edgeTail));
   out.push(`--- notes (${count(gr.notes.length, gr.notes_total)}) ---`);
   for (const n of gr.notes) {
     const p = n.placement;
@@ -135,13 +135,13 @@ export function memoryLines(gr: MemoryGroup): string[] {
   return out;
 }
 
-export function edgeLine(l: Link): string {
-  const at = l.at !== undefined
+/** What follows a neighbour's own fields: ` | call at 9 (x2)`. */
+function edgeTail(l: Link): string {
+  return l.at !== undefined
     ? ` | ${l.rel === "CALLS" ? "call" : l.rel.toLowerCase()} at ${l.at}${
       l.count && l.count > 1 ? ` (x${l.count})` : ""
     }`
     : "";
-  return `${F.nodeLine(l.node)}${at}`;
 }
 
 export function groupSummary(gr: MemoryGroup): string {

@@ -24,7 +24,8 @@ export interface ProjectOptions {
   branch?: string;
 }
 
-async function git(cwd: string, ...args: string[]): Promise<string | undefined> {
+/** Runs git in `cwd`; its trimmed output, or undefined when git fails or is missing. */
+export async function git(cwd: string, ...args: string[]): Promise<string | undefined> {
   try {
     const out = await new Deno.Command("git", {
       args: ["-C", cwd, ...args],

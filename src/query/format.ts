@@ -8,6 +8,7 @@ import type { Link, NodeRef } from "./graph.ts";
 import { isFile } from "./graph.ts";
 import type { CallsResult, DependenciesResult, NeighborGroup } from "./neighbors.ts";
 import type { ImpactResult } from "./impact.ts";
+import type { IndexSummary } from "../index/indexer.ts";
 import type { PathsResult } from "./paths.ts";
 import type { SearchResult } from "./search.ts";
 import type { ReferencesResult } from "./references.ts";
@@ -44,6 +45,49 @@ export function kindOf(n: NodeRef): string {
 
 export function nodeLine(n: NodeRef): string {
   return isFile(n) ? `${n.path} | file` : `${loc(n)} | ${shortName(n)} | ${kindOf(n)}`;
+}
+
+/**
+ * Result lines by file: a run of two or more consecutive lines about definitions in one file says
+ * the path once, on a `path:` line, and each of its lines starts with the definition's line
+ * number (`clikit/cli.py:` then `6 | Command.main | method | at 8`); a file alone keeps
+ * `path:line | ...`. Runs only, so the order (production first, depth, rank) is kept. `tail` is
+ * what follows the node's own fields (` | at 8`).
+ */
+export function byFile<T>(items: T[], node: (x: T) => NodeRef, tail: (x: T) => string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < items.length;) {
+    const first = node(items[i]);
+    let j = i + 1;
+    if (!isFile(first)) {
+      while (j < items.length && !isFile(node(items[j])) && node(items[j]).path === first.path) j++;
+    }
+    if (j - i < 2) {
+      out.push(nodeLine(first) + tail(items[i]));
+      i++;
+      continue;
+    }
+    out.push(`${first.path}:`);
+    for (; i < j; i++) {
+      const n = node(items[i]);
+      out.push(`${n.line} | ${shortName(n)} | ${kindOf(n)}${tail(items[i])}`);
+    }
+  }
+  return out;
+}
+
+/** `a.py:3,9, b.py:4`: `path:line` sites with the path said once per run of one file. */
+export function sitesByFile(sites: string[]): string {
+  const out: string[] = [];
+  let last = "";
+  for (const site of sites) {
+    const at = site.lastIndexOf(":");
+    const path = at < 0 ? site : site.slice(0, at);
+    if (at >= 0 && path === last) out[out.length - 1] += `,${site.slice(at + 1)}`;
+    else out.push(site);
+    last = at < 0 ? "" : path;
+  }
+  return out.join(", ");
 }
 
 /**
@@ -179,7 +223,7 @@ function neighborExtra(g: NeighborGroup): string[] {
 /** `+2 unresolved call sites named invoke (cli.py:40, core.py:7)`: the list is a lower bound. */
 export function unresolvedNote(u: Unresolved | undefined): string[] {
   if (!u) return [];
-  const shown = u.sites.slice(0, 3).join(", ") + (u.total > 3 ? ", ..." : "");
+  const shown = sitesByFile(u.sites.slice(0, 3)) + (u.total > 3 ? ", ..." : "");
   const n = u.capped
     ? `${u.total}+ unresolved call sites`
     : plural(u.total, "unresolved call site");
@@ -196,7 +240,7 @@ export function formatCalls(r: CallsResult, notes: string[] = []): string {
     defs(r),
     r.groups,
     (g) => plural(g.total, one),
-    (g) => g.links.map((l) => nodeLine(l.node) + edgeFields(l, deep)),
+    (g) => byFile(g.links, (l) => l.node, (l) => edgeFields(l, deep)),
     neighborExtra,
     notes,
   );
@@ -233,10 +277,10 @@ export function formatImpact(r: ImpactResult, notes: string[] = []): string {
       }`;
     },
     (g) =>
-      g.files.flatMap((f) =>
-        f.links.map((l) =>
-          `${nodeLine(l.node)} | d${l.depth}${l.rel === "CALLS" ? "" : ` ${l.rel.toLowerCase()}`}`
-        )
+      byFile(
+        g.files.flatMap((f) => f.links),
+        (l) => l.node,
+        (l) => ` | d${l.depth}${l.rel === "CALLS" ? "" : ` ${l.rel.toLowerCase()}`}`,
       ),
     (g) => [
       ...paged(g.total, r.offset ?? 0, g.files.reduce((n, f) => n + f.links.length, 0)),
@@ -284,7 +328,7 @@ export function formatSearch(r: SearchResult, notes: string[] = []): string {
       r.capped ? "candidates capped; refine the query" : undefined,
       ...notes,
     ]),
-    ...r.hits.map((h) => `${nodeLine(h.node)} | ${h.match}`),
+    ...byFile(r.hits, (h) => h.node, (h) => ` | ${h.match}`),
   ].join("\n");
 }
 
@@ -374,9 +418,9 @@ function contextLines(g: ContextGroup): string[] {
   if (t.signature && !params) out.push(`signature: ${oneLine(t.signature, 200)}`);
   if (g.doc) out.push(`doc: ${oneLine(g.doc, 200)}`);
   out.push(sectionTitle("callers", g.callers));
-  for (const l of g.callers.links) out.push(nodeLine(l.node) + edgeFields(l, false));
+  out.push(...byFile(g.callers.links, (l) => l.node, (l) => edgeFields(l, false)));
   out.push(sectionTitle("callees", g.callees));
-  for (const l of g.callees.links) out.push(nodeLine(l.node) + edgeFields(l, false));
+  out.push(...byFile(g.callees.links, (l) => l.node, (l) => edgeFields(l, false)));
   const rel = (l: Link) => RELATION_LABEL[l.rel][l.dir === "OUT" ? 0 : 1];
   out.push(
     `--- parents/children (${g.parents.total} parents, ${g.children.total} children${
@@ -484,26 +528,55 @@ function counts(r: Record<string, number>): string {
   return e.length ? e.map(([k, n]) => `${k} ${n}`).join(", ") : "none";
 }
 
+/**
+ * Counts per language, kind and edge type under a header with the totals and when the graph was
+ * indexed (its age and commit; the JSON keeps the timestamp, root and version).
+ */
 export function formatStats(r: StatsResult, notes: string[] = []): string {
-  const lines = [
+  const when = r.indexed_at
+    ? `indexed ${age(r.indexed_at)}${r.commit ? ` at ${r.commit.slice(0, 10)}` : ""}`
+    : undefined;
+  return [
     header(
       `stats of ${r.project}:${r.branch}: ${plural(r.files, "file")}, ${
         plural(r.symbols, "symbol")
       }, ${plural(r.edges, "edge")}`,
-      notes,
+      [when, ...notes],
     ),
-    `languages | ${counts(r.files_by_language)}`,
+    `files | ${counts(r.files_by_language)}`,
     `symbols | ${counts(r.symbols_by_kind)}`,
     `edges | ${counts(r.edges_by_type)}`,
+  ].join("\n");
+}
+
+/**
+ * index_file's answer: what became of the file, and the incremental run in one line (files it
+ * re-parsed, its time); counts by kind only in index_repo's answer and the JSON.
+ */
+export function formatIndexFile(
+  file: string,
+  status: string,
+  s: IndexSummary,
+  notes: string[] = [],
+): string {
+  const f = s.files;
+  const changed = [
+    ...f.added.map((p) => `+${p}`),
+    ...f.modified.map((p) => `~${p}`),
+    ...f.deleted.map((p) => `-${p}`),
   ];
-  const when = [
-    r.indexed_at,
-    r.commit ? `commit ${r.commit.slice(0, 12)}` : "",
-    r.version ? `cgraph ${r.version}` : "",
-  ]
-    .filter(Boolean);
-  if (when.length) lines.push(`indexed | ${when.join(", ")}`);
-  if (r.root) lines.push(`root | ${r.root}`);
+  const shown = changed.slice(0, 5).join(", ") + (changed.length > 5 ? ", ..." : "");
+  const lines = [
+    header(`index_file ${file}: ${status}`, [
+      `${s.mode} index in ${s.durationMs} ms: ${plural(changed.length, "file")} changed${
+        changed.length ? ` (${shown})` : ""
+      } of ${f.scanned}`,
+      ...notes,
+    ]),
+  ];
+  const errors = f.syntaxErrors.filter((e) => e.startsWith(`${file}:`));
+  if (errors.length) lines.push(`syntax errors (lines not indexed): ${errors.join(", ")}`);
+  for (const w of s.warnings) lines.push(`warning: ${w}`);
   return lines.join("\n");
 }
 
@@ -571,7 +644,7 @@ export function formatDiffImpact(r: DiffImpactResult, notes: string[] = []): str
       const d = s.dangling;
       parts.push(
         d
-          ? `${plural(d.total, "call site")} left (${d.sites.slice(0, 3).join(", ")}${
+          ? `${plural(d.total, "call site")} left (${sitesByFile(d.sites.slice(0, 3))}${
             d.total > 3 ? ", ..." : ""
           })`
           : "no call sites left",

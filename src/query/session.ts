@@ -13,9 +13,12 @@ import { type GraphInfo, listCatalog, migrateOnce, readInfo } from "../project/c
 import { gitHasRevision, type ProjectRef, resolveProject } from "../project/identity.ts";
 import { displayName, type GraphKeys, keysFor, sanitizeName } from "../project/names.ts";
 import { FILE_BY_PATH } from "../db/queries.ts";
+import { touchGraph } from "../project/retention.ts";
 import { GraphReader } from "./graph.ts";
 import { log } from "../log.ts";
 
+/** A graph's last use is recorded at most this often per server (for the per-project cap). */
+const TOUCH_EVERY_MS = 60_000;
 /** How long a tool call waits for an indexer of the same graph elsewhere (CLI, another server). */
 const SERVER_LOCK_WAIT_MS = 60_000;
 import { indexedSummary } from "./projects.ts";
@@ -88,6 +91,7 @@ export class Session {
   #indexing = new Map<string, Promise<IndexSummary>>();
   #stale = new Map<string, { at: number; key: string; value: Staleness | undefined }>();
   #defaultRef = new Map<string, { at: number; ref: Promise<ProjectRef> }>();
+  #touched = new Map<string, number>();
   readonly autoIndex: boolean;
 
   constructor(readonly opts: SessionOptions) {
@@ -257,6 +261,7 @@ export class Session {
     }
     const info = (await readInfo(db, ref.project, ref.branch)) ??
       { project: ref.project, branch: ref.branch, graph: keys.graph };
+    if (!indexed) await this.touch(db, keys);
     const staleness = indexed ? undefined : await this.staleness(db, info);
     const note = stalenessNote(staleness);
     if (note) notes.push(note);
@@ -297,6 +302,14 @@ export class Session {
       this.#indexing.delete(ref.keys.graph);
       this.#stale.clear();
     }
+  }
+
+  /** Records a use of a graph for the per-project cap (LRU), at most once a minute per graph. */
+  async touch(db: Db, keys: GraphKeys): Promise<void> {
+    const now = Date.now();
+    if (now - (this.#touched.get(keys.graph) ?? 0) < TOUCH_EVERY_MS) return;
+    this.#touched.set(keys.graph, now);
+    await touchGraph(db, keys).catch((err) => log.debug(`touch ${keys.graph}: ${err}`));
   }
 
   /** Whether a project's graph has a File node for `path`. */

@@ -79,13 +79,12 @@ function exists(path: string): Promise<boolean> {
   return Deno.stat(path).then((s) => s.isFile, () => false);
 }
 
-function summaryAnswer(s: IndexSummary, first?: string): Answer {
+function summaryAnswer(s: IndexSummary): Answer {
   return answer(
     { type: "index", ...summaryJson(s) },
     (notes) => {
-      const text = formatSummary(s);
-      const lines = first ? [F.header(first, notes), text] : [text];
-      if (!first && notes.length) lines[0] = F.header(lines[0], notes);
+      const lines = formatSummary(s).split("\n");
+      if (notes.length) lines[0] = F.header(lines[0], notes);
       return lines.join("\n");
     },
     [],
@@ -149,9 +148,11 @@ export const QUERY_TOOLS: ToolDef[] = [
         : (await session.inGraph(ref, file))
         ? "unchanged"
         : "not indexed (unsupported language or ignored)";
-      return summaryAnswer(
-        summary,
-        `index_file ${file}: ${status}; ran an incremental index (only changed files re-parsed)`,
+      const data = { type: "index", file, status, ...summaryJson(summary) };
+      return answer(
+        data,
+        (notes) => F.formatIndexFile(file, status, summary, notes),
+        [],
       );
     },
   }),

@@ -18,6 +18,9 @@ export interface ServeViewOptions {
   signal?: AbortSignal;
 }
 
+/** How long the view's session keeps a path's graph and its staleness (ms). */
+export const VIEW_CACHE_MS = 10_000;
+
 export function randomToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
@@ -28,7 +31,10 @@ export async function serveView(
   opts: ServeViewOptions,
 ): Promise<number> {
   const token = opts.token ?? randomToken();
-  const session = new Session(sessionOpts);
+  // A page is read by a person, not polled by an agent: which graph a path means and whether it
+  // is stale (git, one stat per file: most of an answer's time on 10,000 files) are re-checked
+  // every 10 s rather than every 2 s.
+  const session = new Session({ cacheMs: VIEW_CACHE_MS, ...sessionOpts });
   const handle = viewHandler(session, { base: "", token, originAllowed: (o) => originAllowed(o) });
   let server: Deno.HttpServer<Deno.NetAddr>;
   let listening: (port: number) => void = () => {};

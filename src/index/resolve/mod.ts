@@ -27,6 +27,7 @@ export function resolveAll(
   allFacts: FileFacts[],
   specOf: (language: string) => LanguageSpec | undefined,
   only?: Set<string>,
+  manifests?: ReadonlyMap<string, string>,
 ): Resolution {
-  return new Resolver(allFacts, specOf).run(only);
+  return new Resolver(allFacts, specOf, manifests).run(only);
 }

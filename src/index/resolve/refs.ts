@@ -67,7 +67,7 @@ export function packageOf(scope: FileScope): string | undefined {
   return mod?.node.qualified_name;
 }
 
-export function repoFiles(facts: FileFacts[]): RepoFiles {
+export function repoFiles(facts: FileFacts[], manifests?: ReadonlyMap<string, string>): RepoFiles {
   const paths = new Set(facts.map((f) => f.path));
   const byDir = new Map<string, string[]>();
   const byPackage = new Map<string, string[]>();
@@ -95,7 +95,14 @@ export function repoFiles(facts: FileFacts[]): RepoFiles {
     if (same) same.push(p);
     else byBase.set(base, [p]);
   }
+  const byName = new Map<string, string[]>();
+  for (const p of [...(manifests?.keys() ?? [])].sort()) {
+    const name = p.slice(p.lastIndexOf("/") + 1);
+    byName.set(name, [...(byName.get(name) ?? []), p]);
+  }
   return {
+    read: (p) => manifests?.get(p),
+    manifests: (name) => byName.get(name) ?? [],
     has: (p) => paths.has(p),
     inDir: (dir) => byDir.get(dir) ?? [],
     inPackage: (language, pkg) => byPackage.get(`${language}\0${pkg}`) ?? [],

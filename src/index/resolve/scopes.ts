@@ -73,6 +73,7 @@ export abstract class Scopes {
   constructor(
     facts: FileFacts[],
     readonly specOf: (language: string) => LanguageSpec | undefined,
+    manifests?: ReadonlyMap<string, string>,
   ) {
     const sorted = [...facts].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     for (const f of sorted) {
@@ -120,7 +121,7 @@ export abstract class Scopes {
         }
       }
     }
-    this.repo = repoFiles(sorted);
+    this.repo = repoFiles(sorted, manifests);
   }
 
   // ---- structure ------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ export const c: LanguageSpec = {
   extensions: [".c", ".h"],
   query,
   selfNames: [],
+  pointers: true,
   implicitThis: false,
   // One global namespace: a function defined in any .c file is callable from any other through
   // its header (headers hold prototypes, which are not definitions).

@@ -28,6 +28,7 @@ export const cpp: LanguageSpec = {
   query,
   selfNames: ["this"],
   selfIsPointer: true,
+  pointers: true,
   implicitThis: true,
   namespaceFunctions: true,
   // Namespaces are open and span files: any file's definitions are visible through headers.

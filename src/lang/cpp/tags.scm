@@ -21,18 +21,8 @@
   type: (enum_specifier !name body: (_))
   declarator: (type_identifier) @name) @definition.enum
 ; A nested type defined outside its class, `struct DBImpl::Writer { ... };`: owned by the last scope.
-(class_specifier
-  name: [
-    (qualified_identifier scope: (_) @owner name: (type_identifier) @name)
-    (qualified_identifier name: (qualified_identifier scope: (_) @owner name: (type_identifier) @name))
-  ]
-  body: (_)) @definition.class
-(struct_specifier
-  name: [
-    (qualified_identifier scope: (_) @owner name: (type_identifier) @name)
-    (qualified_identifier name: (qualified_identifier scope: (_) @owner name: (type_identifier) @name))
-  ]
-  body: (_)) @definition.struct
+(class_specifier name: (qualified_identifier) @qualified body: (_)) @definition.class
+(struct_specifier name: (qualified_identifier) @qualified body: (_)) @definition.struct
 
 ; Type aliases `using Table = SkipList<K, C>;`, `typedef Foo* FooPtr;`: a type whose members are
 ; the aliased type's (it extends it), so `Table::Iterator` and `Table t; t.Insert()` resolve. A
@@ -119,49 +109,13 @@
   body: (_)) @definition.function
 
 ; Out-of-line member definitions `void Cart::add(int x) { }`: the method's name, owned by the last
-; scope (`ns::Cart::add` -> owner `Cart`, `Box<T>::put` -> owner `Box<T>`).
+; scope (`ns::Cart::add` -> owner `Cart`, `Box<T>::put` -> owner `Box<T>`); `@qualified` splits
+; the scoped name at any depth (a pattern per depth costs far more to compile).
 (function_definition
   declarator: [
-    (function_declarator declarator: (qualified_identifier
-      scope: (_) @owner
-      name: [(identifier) (operator_name) (destructor_name)] @name))
-    (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier
-      scope: (_) @owner
-      name: [(identifier) (operator_name)] @name)))
-    (reference_declarator (function_declarator declarator: (qualified_identifier
-      scope: (_) @owner
-      name: [(identifier) (operator_name)] @name)))
-  ]
-  body: (_)) @definition.method
-(function_definition
-  declarator: [
-    (function_declarator declarator: (qualified_identifier name: (qualified_identifier
-      scope: (_) @owner
-      name: [(identifier) (operator_name) (destructor_name)] @name)))
-    (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier
-      name: (qualified_identifier
-        scope: (_) @owner
-        name: [(identifier) (operator_name)] @name))))
-    (reference_declarator (function_declarator declarator: (qualified_identifier
-      name: (qualified_identifier
-        scope: (_) @owner
-        name: [(identifier) (operator_name)] @name))))
-  ]
-  body: (_)) @definition.method
-(function_definition
-  declarator: [
-    (function_declarator declarator: (qualified_identifier name: (qualified_identifier
-      name: (qualified_identifier
-        scope: (_) @owner
-        name: [(identifier) (operator_name) (destructor_name)] @name))))
-    (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier
-      name: (qualified_identifier name: (qualified_identifier
-        scope: (_) @owner
-        name: [(identifier) (operator_name)] @name)))))
-    (reference_declarator (function_declarator declarator: (qualified_identifier
-      name: (qualified_identifier name: (qualified_identifier
-        scope: (_) @owner
-        name: [(identifier) (operator_name)] @name)))))
+    (function_declarator declarator: (qualified_identifier) @qualified)
+    (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier) @qualified))
+    (reference_declarator (function_declarator declarator: (qualified_identifier) @qualified))
   ]
   body: (_)) @definition.method
 

@@ -1,5 +1,6 @@
 import type { LanguageSpec, RepoFiles } from "../spec.ts";
 import { dirOf } from "../paths.ts";
+import { moduleDir } from "./modules.ts";
 import query from "./tags.scm" with { type: "text" };
 
 /** Top-level standard-library import roots: `net/http`, `encoding/json` never name repo code. */
@@ -62,6 +63,12 @@ export const go: LanguageSpec = {
     }
     const vendored = packageFiles(repo, `vendor/${segs.join("/")}`);
     if (vendored.length) return vendored;
+    // A module of the repository (its go.mod, a go.work member, a local `replace`): exact.
+    const local = moduleDir(segs.join("/"), repo);
+    if (local !== undefined) {
+      const files = packageFiles(repo, local);
+      if (files.length) return files;
+    }
     // The module path is a prefix we cannot see: drop leading segments until a repository
     // directory holds the rest (`example.com/shop/internal/store` -> `internal/store`). A module
     // path has at least host/owner/repo on the big hosts, host/name elsewhere: so
@@ -78,6 +85,7 @@ export const go: LanguageSpec = {
     return packageFiles(repo, "").filter((f) => declaring.has(f));
   },
   moduleBinding: (source) => packageName(source),
+  manifests: ["go.mod"],
   commonMethods: (
     "String Error Close Read Write Len Less Swap Get Set Add Delete Lock Unlock RLock RUnlock " +
     "Wait Done Do Run Start Stop Reset Next Scan Err Value Load Store Bytes Format Printf " +

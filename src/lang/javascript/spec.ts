@@ -1,6 +1,7 @@
 import type { ImportFact } from "../../graph/facts.ts";
 import type { LanguageSpec, RepoFiles } from "../spec.ts";
 import { pathModuleName, relativeFiles } from "../paths.ts";
+import { workspaceImport } from "./workspaces.ts";
 import query from "./tags.scm" with { type: "text" };
 
 /** `src/app/index.ts` -> `src.app`, `types/api.d.ts` -> `types.api` (shared with TypeScript). */
@@ -10,7 +11,8 @@ export function jsModuleName(path: string): string {
 
 /**
  * A relative specifier (`./a`, `../b/c.js`, `.`) to the file it loads, trying `exts` and `index`
- * files; packages (`react`, `node:fs`, `@scope/x`) and URLs are outside the repository.
+ * files; a bare one (`@org/pkg`, `@app/x`) reaches the repository's own packages and tsconfig
+ * paths (workspaces.ts); other packages (`react`, `node:fs`) and URLs are outside the repository.
  */
 export function resolveJsImport(
   imp: ImportFact,
@@ -18,8 +20,10 @@ export function resolveJsImport(
   repo: RepoFiles,
   exts: string[],
 ): string[] {
-  if (!imp.source.startsWith(".")) return [];
   const source = imp.source.replace(/[?#].*$/, "");
+  if (!source.startsWith(".")) {
+    return /^[a-z]+:/i.test(source) ? [] : workspaceImport(source, fromPath, repo, exts);
+  }
   return relativeFiles(source, fromPath, repo, exts);
 }
 
@@ -43,6 +47,9 @@ export const JS_COMMON_METHODS: string[] = `
   addEventListener removeEventListener querySelector dispatch subscribe render listen use
   update digest pipe
 `.trim().split(/\s+/);
+
+/** Project files bare imports are resolved with (workspaces.ts). */
+export const JS_MANIFESTS = ["package.json", "tsconfig*.json", "jsconfig.json"];
 
 const JS_EXTS = [".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".d.ts"];
 
@@ -73,6 +80,7 @@ export const javascript: LanguageSpec = {
   definitionWrappers: JS_DEFINITION_WRAPPERS,
   moduleName: (path) => jsModuleName(path),
   resolveImport: (imp, fromPath, repo) => resolveJsImport(imp, fromPath, repo, JS_EXTS),
+  manifests: JS_MANIFESTS,
   normalizeImport: normalizeJsImport,
   commonMethods: JS_COMMON_METHODS,
 };

@@ -26,30 +26,21 @@ export const ruby: LanguageSpec = {
   inheritsConstructors: true,
   moduleName: () => "",
   normalizeImport(imp) {
-    // tags.scm marks a path relative to the file by capturing what it is relative to as the
-    // imported name: `require_relative "x"`, `File.expand_path("../x", __FILE__)` (the file: one
-    // `..` is the file's own directory), `File.expand_path("x", __dir__)` and
-    // `File.join(__dir__ | File.dirname(__FILE__), "x")`.
+    // `require_relative "x"` is marked by its method name as the imported name, and so is a path
+    // built with `File`, which arrives as the call's text (tags.scm) and is read here: `File.expand_path("../x",
+    // __FILE__)` (the file: one `..` is the file's own directory), `File.expand_path("x",
+    // __dir__)` and `File.join(__dir__ | File.dirname(__FILE__), "x")` are relative to this file.
     const relative = (source: string) => ({
       ...imp,
       source: source.startsWith(".") ? source : `./${source}`,
       name: undefined,
     });
-    switch (imp.name) {
-      case "require_relative":
-      case "__dir__":
-      case "dirname":
-        return relative(imp.source);
-      case "__FILE__":
-        return imp.source.startsWith("../") ? relative(`./${imp.source.slice(3)}`) : {
-          ...imp,
-          source: "",
-          name: undefined,
-        };
-      default:
-        return imp;
-    }
+    if (imp.name === "require_relative") return relative(imp.source);
+    if (imp.name !== "require" && imp.name !== "load") return imp;
+    const built = fileRelativePath(imp.source);
+    return built ? relative(built) : { ...imp, source: "", name: undefined };
   },
+  mixinHooks: ["included", "extended", "prepended"],
   resolveImport: (imp, fromPath, repo) => resolveRequire(imp, fromPath, repo),
   commonMethods: [
     "each",
@@ -195,4 +186,28 @@ function resolveRequire(imp: ImportFact, fromPath: string, repo: RepoFiles): str
   if (!rel.includes("/")) return [];
   const hits = repo.withSuffix(rel);
   return hits.length === 1 ? hits : [];
+}
+
+const STRING = String.raw`["']([^"'#\\]+)["']`;
+const EXPAND = new RegExp(
+  String.raw`^File\.expand_path[\s(]\s*${STRING}\s*,\s*(__FILE__|__dir__)\s*\)?$`,
+);
+const JOIN = new RegExp(
+  String.raw`^File\.join[\s(]\s*(__dir__|File\.dirname\(\s*__FILE__\s*\))\s*,\s*${STRING}\s*\)?$`,
+);
+
+/**
+ * The path a `File.expand_path(...)` / `File.join(...)` source names relative to the requiring
+ * file's directory ("" for any other call, or a path that leaves what can be followed).
+ */
+export function fileRelativePath(source: string): string {
+  const expand = EXPAND.exec(source);
+  if (expand) {
+    const [, path, base] = expand;
+    if (base === "__dir__") return path;
+    // Relative to the file itself: its first `..` is the file's own directory.
+    return path.startsWith("../") ? `./${path.slice(3)}` : "";
+  }
+  const join = JOIN.exec(source);
+  return join ? join[2] : "";
 }

@@ -54,27 +54,14 @@
 ; A module whose `self.included(base)` hook runs `base.extend ClassMethods` (or includes a module
 ; into base) hands that module to every class including it: Thor's, Rake's and many gems' way of
 ; adding class-level DSL methods. Recorded as the hooking module including it, so a class that
-; includes the module finds those methods through its mixins.
-((singleton_method name: (identifier) @_hook body: (body_statement
-    (call receiver: (identifier) method: (identifier) @_mixin
-      arguments: (argument_list [(constant) (scope_resolution)] @reference.implements))))
-  (#any-of? @_hook "included" "extended" "prepended")
+; includes the module finds those methods through its mixins. Rooted at the call (a pattern
+; rooted at the hook method costs several times more to compile); `@hooked` keeps only the ones
+; inside a hook (spec.mixinHooks).
+((call receiver: (identifier) method: (identifier) @_mixin
+    arguments: (argument_list [(constant) (scope_resolution)] @reference.implements @hooked))
   (#any-of? @_mixin "extend" "include" "prepend"))
-((singleton_class body: (body_statement (method name: (identifier) @_hook body: (body_statement
-    (call receiver: (identifier) method: (identifier) @_mixin
-      arguments: (argument_list [(constant) (scope_resolution)] @reference.implements))))))
-  (#any-of? @_hook "included" "extended" "prepended")
-  (#any-of? @_mixin "extend" "include" "prepend"))
-((singleton_method name: (identifier) @_hook body: (body_statement
-    (call receiver: (identifier) method: (identifier) @_send
-      arguments: (argument_list . (simple_symbol) @_mixin [(constant) (scope_resolution)] @reference.implements))))
-  (#any-of? @_hook "included" "extended" "prepended")
-  (#any-of? @_send "send" "__send__")
-  (#any-of? @_mixin ":extend" ":include" ":prepend"))
-((singleton_class body: (body_statement (method name: (identifier) @_hook body: (body_statement
-    (call receiver: (identifier) method: (identifier) @_send
-      arguments: (argument_list . (simple_symbol) @_mixin [(constant) (scope_resolution)] @reference.implements))))))
-  (#any-of? @_hook "included" "extended" "prepended")
+((call receiver: (identifier) method: (identifier) @_send
+    arguments: (argument_list . (simple_symbol) @_mixin [(constant) (scope_resolution)] @reference.implements @hooked))
   (#any-of? @_send "send" "__send__")
   (#any-of? @_mixin ":extend" ":include" ":prepend"))
 
@@ -124,31 +111,12 @@
 
 ; `require File.expand_path("../helper", __FILE__)`, `require File.expand_path("x", __dir__)`,
 ; `require File.join(File.dirname(__FILE__), "x")`, `require File.join(__dir__, "x")`: paths
-; relative to this file; @import.name carries `__FILE__`, `__dir__` or `dirname` (what the path is
-; relative to) for spec.normalizeImport.
+; relative to this file. The call's text is the source (its method the imported name); spec.normalizeImport reads the path and
+; what it is relative to from it (a pattern spelling out each form costs far more to compile).
 ((call !receiver
-   method: (identifier) @_req
-   arguments: (argument_list . (call
-     receiver: (constant) @_file method: (identifier) @_expand
-     arguments: (argument_list . (string . (string_content) @import.source .) . (identifier) @import.name .)))) @import @import.wildcard
-  (#any-of? @_req "require" "load") (#eq? @_file "File") (#eq? @_expand "expand_path")
-  (#any-of? @import.name "__FILE__" "__dir__"))
-((call !receiver
-   method: (identifier) @_req
-   arguments: (argument_list . (call
-     receiver: (constant) @_file method: (identifier) @_join
-     arguments: (argument_list . (identifier) @import.name . (string . (string_content) @import.source .) .)))) @import @import.wildcard
-  (#any-of? @_req "require" "load") (#eq? @_file "File") (#eq? @_join "join")
-  (#eq? @import.name "__dir__"))
-((call !receiver
-   method: (identifier) @_req
-   arguments: (argument_list . (call
-     receiver: (constant) @_file method: (identifier) @_join
-     arguments: (argument_list
-       . (call receiver: (constant) @_file2 method: (identifier) @import.name arguments: (argument_list . (identifier) @_this .))
-       . (string . (string_content) @import.source .) .)))) @import @import.wildcard
-  (#any-of? @_req "require" "load") (#eq? @_file "File") (#eq? @_join "join") (#eq? @_file2 "File")
-  (#eq? @import.name "dirname") (#eq? @_this "__FILE__"))
+   method: (identifier) @import.name
+   arguments: (argument_list . (call) @import.source .)) @import @import.wildcard
+  (#any-of? @import.name "require" "load"))
 
 ; ---------------------------------------------------------------------------------------------
 ; Type hints: x = Foo.new(...), @x = Foo::Bar.new, x ||= Foo.new.

@@ -42,8 +42,18 @@ interface UseLeaf {
   key: string;
 }
 
-/** Expands `crate::a::{b, c::{D as E, *}}` into its leaves. */
+let lastUse: { text: string; leaves: UseLeaf[] } | undefined;
+
+/**
+ * Expands `crate::a::{b, c::{D as E, *}}` into its leaves. Each leaf of a use tree asks for the
+ * same tree in a row: the last expansion is kept, so a long list costs once, not once per leaf.
+ */
 export function useLeaves(text: string): UseLeaf[] {
+  if (lastUse?.text !== text) lastUse = { text, leaves: expandUse(text) };
+  return lastUse.leaves;
+}
+
+function expandUse(text: string): UseLeaf[] {
   const tokens = text.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, " ")
     .match(/r#\w+|\$?[A-Za-z_][\w]*|::|[{},*]/g) ?? [];
   let i = 0;

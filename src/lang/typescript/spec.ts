@@ -2,6 +2,7 @@ import type { LanguageSpec } from "../spec.ts";
 import {
   JS_COMMON_METHODS,
   JS_DEFINITION_WRAPPERS,
+  JS_MANIFESTS,
   jsModuleName,
   normalizeJsImport,
   resolveJsImport,
@@ -33,6 +34,7 @@ export const typescript: LanguageSpec = {
   typeWrappers: ["Promise", "PromiseLike", "Readonly"],
   moduleName: (path) => jsModuleName(path),
   resolveImport: (imp, fromPath, repo) => resolveJsImport(imp, fromPath, repo, TS_EXTS),
+  manifests: JS_MANIFESTS,
   normalizeImport: normalizeJsImport,
   commonMethods: JS_COMMON_METHODS,
 };

@@ -96,24 +96,33 @@ function elementsOf(g) {
   return [...nodes, ...edges];
 }
 
-/** Draws a graph answer; resolves once laid out and painted, with the time it took. */
 /**
- * Module maps past this many files draw only the imports inside cycles (a click shows a file's);
- * `?all_edges_max=N` in the URL changes it.
+ * Past this many nodes a graph is drawn the fast way: the lean stylesheet, positions computed
+ * before Cytoscape starts (no layout pass), no panning textures of labels. `?lean_from=N` in the
+ * URL moves the limit (the browser tests draw a small map the fast way).
  */
-const ALL_EDGES_MAX = Number(new URLSearchParams(location.search).get("all_edges_max")) || 3000;
+const LEAN_FROM = Number(new URLSearchParams(location.search).get("lean_from")) || 1500;
 
+/** Elements with their positions already set (the fast way: no layout pass). */
+function leanElementsOf(g, positions) {
+  const out = elementsOf(g);
+  for (const e of out) if (e.group === "nodes") e.position = positions[e.data.id];
+  return out;
+}
+
+/** Draws a graph answer; resolves once laid out and painted, with the time it took. */
 function draw(g, started = performance.now()) {
   state.graph = g;
   const n = g.nodes.length;
-  const large = n > 1500;
-  state.partialEdges = g.mode === "modules" && n > ALL_EDGES_MAX;
-  const edges = state.partialEdges ? g.edges.filter((e) => e.cycle) : g.edges;
+  const large = n > LEAN_FROM;
+  state.lean = large;
   if (view.cy) view.cy.destroy();
   const t0 = performance.now();
+  const layout = layoutFor(g, n, large);
+  const elements = large ? leanElementsOf(g, layout.positions) : elementsOf(g);
   const cy = cytoscape({
     container: $("graph"),
-    elements: elementsOf({ ...g, edges }),
+    elements,
     style: stylesheet(large, n > 300),
     layout: { name: "preset" },
     minZoom: 0.02,
@@ -121,12 +130,13 @@ function draw(g, started = performance.now()) {
     wheelSensitivity: 0.3,
     textureOnViewport: large,
     hideEdgesOnViewport: large,
+    boxSelectionEnabled: !large,
+    autoungrabify: large,
     pixelRatio: large ? 1 : "auto",
   });
   view.cy = cy;
-  const layout = cy.layout(layoutFor(g, n));
   return new Promise((resolve) => {
-    layout.one("layoutstop", () => {
+    const painted = () => {
       const laidOut = performance.now();
       cy.fit(undefined, 30);
       // Two frames: the one Cytoscape paints in, then one after it.
@@ -138,14 +148,19 @@ function draw(g, started = performance.now()) {
             drawMs: done - t0,
             layoutMs: laidOut - t0,
             nodes: n,
-            edges: edges.length,
+            edges: cy.edges().length,
           };
           view.ready = true;
           resolve(state.lastDraw);
         })
       );
-    });
-    layout.run();
+    };
+    if (layout.preset) painted();
+    else {
+      const run = cy.layout(layout);
+      run.one("layoutstop", painted);
+      run.run();
+    }
     bindGraphEvents(cy);
     legend($("legend"), g);
   });
@@ -153,22 +168,18 @@ function draw(g, started = performance.now()) {
 
 function bindGraphEvents(cy) {
   cy.on("tap", "node", (ev) => {
-    if (state.partialEdges) showImportsOf(cy, ev.target.id());
+    focusEdgesOf(cy, ev.target.id());
     openPanel(ev.target.id());
   });
   cy.on("dbltap", "node", (ev) => expand(ev.target.id()));
 }
 
-/** On a map drawn without all its edges: the imports of one file, in and out, replace the last. */
-function showImportsOf(cy, id) {
-  cy.edges(".focus").remove();
-  const have = new Set(cy.edges().map((e) => e.id()));
-  const mine = state.graph.edges.filter((e) =>
-    (e.source === id || e.target === id) && !have.has(e.id)
-  );
-  cy.add(
-    mine.map((e) => ({ group: "edges", data: { ...e, count: e.count ?? 1 }, classes: "focus" })),
-  );
+/** A click on a node marks its edges, in and out (on a map of thousands: its imports). */
+function focusEdgesOf(cy, id) {
+  cy.batch(() => {
+    cy.edges(".focus").removeClass("focus");
+    cy.getElementById(id).connectedEdges().addClass("focus");
+  });
 }
 
 // ---- views ----------------------------------------------------------------------------------------
@@ -212,10 +223,7 @@ async function show() {
   state.commands = g.commands;
   $("equivalent-cli").textContent = g.commands?.cli ?? "";
   const drawn = await draw(g, started);
-  const what = state.partialEdges
-    ? `${g.nodes.length} nodes, ${g.edges.length} edges (only the ${drawn.edges} inside cycles ` +
-      "drawn: click a file for its imports)"
-    : `${g.nodes.length} nodes, ${g.edges.length} edges`;
+  const what = `${g.nodes.length} nodes, ${g.edges.length} edges`;
   status([what, ...g.notes, `drawn in ${Math.round(drawn.ms)} ms`].join(" · "));
   if (!g.nodes.length) message(emptyText(g));
   else if (g.nodes.length === 1 && g.mode !== "modules") message(emptyText(g));

@@ -43,11 +43,17 @@ export function layeredPositions(g) {
   return pos;
 }
 
-export function layoutFor(g, n) {
+/**
+ * How to place a graph: a Cytoscape layout, or (`preset: true`) positions by node id computed
+ * here, set on the elements before Cytoscape starts. `large` graphs always get the latter.
+ */
+export function layoutFor(g, n, large) {
   if (g.mode === "neighbors" || g.mode === "impact") {
     const pos = layeredPositions(g);
+    if (large) return { preset: true, positions: pos };
     return { name: "preset", positions: (node) => pos[node.id()], animate: false };
   }
+  if (large) return { preset: true, positions: gridPositions(g) };
   if (n <= 150) {
     return {
       name: "cose",
@@ -58,22 +64,25 @@ export function layoutFor(g, n) {
       numIter: 400,
     };
   }
-  if (n <= 3000) {
-    return {
-      name: "concentric",
-      concentric: (node) => node.degree(),
-      levelWidth: () => 4,
-      animate: false,
-      minNodeSpacing: 2,
-    };
-  }
-  // Very large maps: a square grid in path order (a directory's files together), cycle members
-  // first so they sit together at the top; positions computed here, no layout pass.
+  return {
+    name: "concentric",
+    concentric: (node) => node.degree(),
+    levelWidth: () => 4,
+    animate: false,
+    minNodeSpacing: 2,
+  };
+}
+
+/**
+ * Very large maps: a square grid in path order (a directory's files together), cycle members
+ * first so they sit together at the top; linear time.
+ */
+function gridPositions(g) {
   const order = [...g.nodes].sort((a, b) =>
     (a.scc ?? 1e9) - (b.scc ?? 1e9) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
   );
   const side = Math.ceil(Math.sqrt(order.length));
   const pos = {};
   order.forEach((node, i) => (pos[node.id] = { x: (i % side) * 20, y: Math.floor(i / side) * 20 }));
-  return { name: "preset", positions: (node) => pos[node.id()], animate: false };
+  return pos;
 }

@@ -1,0 +1,43 @@
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { LanguageQueues } from "../src/index/pool.ts";
+
+/** Drains the queues with workers taking turns; returns each worker's files. */
+function drain(languages: string[], workers: number, shareAbove = 24): number[][] {
+  const q = new LanguageQueues(languages, shareAbove);
+  const got: number[][] = Array.from({ length: workers }, () => []);
+  const active = new Set(got.keys());
+  while (active.size) {
+    for (const w of [...active]) {
+      const id = q.next(w);
+      if (id === undefined) active.delete(w);
+      else got[w].push(id);
+    }
+  }
+  return got;
+}
+
+Deno.test("parse pool: every file goes out once, in order within a worker", () => {
+  const langs = [...Array(100)].map((_, i) => (i % 3 ? "ruby" : "c"));
+  const got = drain(langs, 2);
+  assertEquals(got.flat().sort((a, b) => a - b), [...Array(100).keys()]);
+  for (const files of got) {
+    const ruby = files.filter((i) => langs[i] === "ruby");
+    assertEquals(ruby, [...ruby].sort((a, b) => a - b));
+  }
+});
+
+Deno.test("parse pool: a language with few files is loaded by one worker only", () => {
+  // 95 Ruby files and 3 C files (rake's doc/example): one worker takes all of C.
+  const langs = [...Array(95).fill("ruby"), "c", "c", "c"];
+  const got = drain(langs, 2);
+  const withC = got.filter((files) => files.some((i) => langs[i] === "c"));
+  assertEquals(withC.length, 1);
+  // Both workers share the large language.
+  assertEquals(got.every((files) => files.some((i) => langs[i] === "ruby")), true);
+});
+
+Deno.test("parse pool: a second language with many files left is shared", () => {
+  const langs = [...Array(10).fill("typescript"), ...Array(200).fill("javascript")];
+  const got = drain(langs, 2);
+  assertEquals(got.every((files) => files.some((i) => langs[i] === "javascript")), true);
+});

@@ -1,0 +1,80 @@
+/**
+ * Workspace-aware import resolution (fixtures/monorepo-ts: its contract runs with every fixture in
+ * index_test.ts): tsconfig's JSON dialect, and an edit to a project file alone (package.json,
+ * tsconfig.json) re-resolves the repository so the graph still equals a full index.
+ */
+import assert, { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { join } from "node:path";
+import { parseJsonc } from "../src/lang/javascript/workspaces.ts";
+import { keysFor } from "../src/project/names.ts";
+import { testDb } from "./helpers/db.ts";
+import { copyFixture } from "./helpers/edits.ts";
+import { dropProject, dumpGraph, indexAs, uniqueName } from "./helpers/graph.ts";
+
+const opts = { sanitizeOps: false, sanitizeResources: false };
+
+Deno.test("tsconfig's JSON: comments and trailing commas go, `/*` inside strings stays", () => {
+  const text = `{
+    // a comment
+    "compilerOptions": { /* block */ "paths": { "@app/*": ["src/app/*"], }, "x": "a//b" },
+  }`;
+  assertEquals(parseJsonc(text), {
+    compilerOptions: { paths: { "@app/*": ["src/app/*"] }, x: "a//b" },
+  });
+  assertEquals(parseJsonc("{ not json"), undefined);
+  assertEquals(parseJsonc("[1]"), undefined);
+});
+
+Deno.test(
+  { name: "an edit to package.json or tsconfig.json alone re-resolves", ...opts },
+  async () => {
+    const db = await testDb();
+    const dir = await copyFixture("monorepo-ts");
+    const inc = uniqueName("ws-inc");
+    const full = uniqueName("ws-full");
+    const callees = async () =>
+      (await db.query(
+        keysFor(inc, "test").graph,
+        "MATCH (:Symbol {name: 'main'})-[:CALLS]->(b:Symbol) RETURN b.path AS p",
+        {},
+        { readOnly: true },
+      )).map((r) => String(r.p)).sort();
+    const same = async () => {
+      await indexAs(db, dir, full, { full: true });
+      assertEquals(
+        await dumpGraph(db, keysFor(inc, "test").graph),
+        await dumpGraph(db, keysFor(full, "test").graph),
+      );
+    };
+    try {
+      await indexAs(db, dir, inc);
+      assert((await callees()).includes("packages/util/src/index.js"));
+      // The util package is renamed: `@acme/util` is now a package from outside.
+      const manifest = join(dir, "packages/util/package.json");
+      const text = await Deno.readTextFile(manifest);
+      await Deno.writeTextFile(manifest, text.replace('"@acme/util"', '"@acme/utils"'));
+      const s = await indexAs(db, dir, inc);
+      assertEquals([s.mode, s.files.modified, s.files.added], ["incremental", [], []]);
+      assert(!(await callees()).includes("packages/util/src/index.js"));
+      await same();
+      // The path alias is pointed elsewhere: `@shared/log` no longer resolves.
+      const base = join(dir, "tsconfig.base.json");
+      await Deno.writeTextFile(
+        base,
+        (await Deno.readTextFile(base)).replace("packages/shared/src/*", "nowhere/*"),
+      );
+      await indexAs(db, dir, inc);
+      assert(!(await callees()).includes("packages/shared/src/log.ts"));
+      await same();
+      // And back.
+      await Deno.writeTextFile(manifest, text);
+      await indexAs(db, dir, inc);
+      assert((await callees()).includes("packages/util/src/index.js"));
+      await same();
+    } finally {
+      await dropProject(db, inc);
+      await dropProject(db, full);
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
