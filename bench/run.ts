@@ -3,9 +3,10 @@
  * index, no-op incremental and one-file-edit incremental on a generated repository, and on `path`
  * when given, with peak RSS), then the MCP tools over stdio (bench/mcp.ts: latencies and token
  * counts), then memory_linked_search on a warm server (bench/memory.ts), then `cgraph view`'s
- * drawing times in headless Chromium (bench/view.ts; `--view-files N`, default 10,000), and a new
- * git worktree of a generated repository (bench/branch.ts; `--branch-files N`, default 10,000).
- * Numbers are printed, never asserted.
+ * drawing times in headless Chromium (bench/view.ts; `--view-files N`, default 10,000), a new
+ * git worktree of a generated repository (bench/branch.ts; `--branch-files N`, default 10,000),
+ * then the drills (bench/drills.ts: stdio soak, HTTP clients, kill -9 mid-index, database
+ * restart; `--skip-drills`, `--drills-only`). Numbers are printed, never asserted.
  */
 import { extractFacts } from "../src/index/extract.ts";
 import { languageOf } from "../src/lang/registry.ts";
@@ -20,6 +21,7 @@ import { benchBranch } from "./branch.ts";
 import { benchMcp } from "./mcp.ts";
 import { benchMemory } from "./memory.ts";
 import { benchView } from "./view.ts";
+import { benchDrills } from "./drills.ts";
 
 const { values, positionals } = parseArgs({
   args: Deno.args,
@@ -28,6 +30,8 @@ const { values, positionals } = parseArgs({
     large: { type: "boolean" },
     "mcp-only": { type: "boolean" },
     "view-files": { type: "string", default: "10000" },
+    "skip-drills": { type: "boolean" },
+    "drills-only": { type: "boolean" },
     "branch-files": { type: "string", default: "10000" },
   },
   allowPositionals: true,
@@ -91,10 +95,15 @@ async function benchRepo(
 
 const tmp = await Deno.makeTempDir({ prefix: "cgraph-bench-" });
 try {
-  if (!values["mcp-only"]) await benchIndexing();
-  await benchMcp(db, { files: 1500, calls: 200, warmup: 20, paced: 5 });
-  await benchMemory(db, { files: 1000, calls: 200 });
-  await benchView(db, { files: Number(values["view-files"]), runs: 3 });
+  if (!values["drills-only"]) {
+    if (!values["mcp-only"]) await benchIndexing();
+    await benchMcp(db, { files: 1500, calls: 200, warmup: 20, paced: 5 });
+    await benchMemory(db, { files: 1000, calls: 200 });
+    await benchView(db, { files: Number(values["view-files"]), runs: 3 });
+  }
+  if (!values["skip-drills"]) {
+    await benchDrills(db, { soakCalls: 10_000, httpClients: 8, httpCalls: 500, kills: 20 });
+  }
 } finally {
   clearInterval(sampler);
   await Deno.remove(tmp, { recursive: true });

@@ -128,10 +128,12 @@ Deno.test(
     try {
       await indexProject(db, main);
       await git(dir, "worktree", "add", "-q", "-b", "waits", wt);
-      // An indexer of main (this very process, alive) holds main's lock for 1.5 s.
+      // An indexer of main (a live process on this host) holds main's lock for 1.5 s. (Not this
+      // process: a lock with this process's pid that none of its runs holds is taken over.)
+      const live = new Deno.Command("sleep", { args: ["30"] }).spawn();
       const holder = {
         host: Deno.hostname(),
-        pid: Deno.pid,
+        pid: live.pid,
         started: Date.now(),
         beat: Date.now(),
       };
@@ -144,7 +146,10 @@ Deno.test(
       ]);
       const release = setTimeout(() => db.command(["DEL", main.keys.lock]), 1500);
       const t = performance.now();
-      const s = await indexProject(db, await resolveProject(wt));
+      const s = await indexProject(db, await resolveProject(wt)).finally(async () => {
+        live.kill("SIGKILL");
+        await live.status;
+      });
       clearTimeout(release);
       assertEquals(s.seededFrom, "main");
       assert(performance.now() - t >= 1400, "the copy waited for the base's indexer");

@@ -17,6 +17,13 @@ Deno.test("configured FALKORDB_URL is used by status and start", async () => {
         status.stdout,
         new RegExp(`In use: configured at 127\\.0\\.0\\.1:${server.port}`),
       );
+      // The server's own versions, against the tested ones (the bundle: Redis 8.2, FalkorDB 4.16).
+      assert.match(status.stdout, /\n {2}server +Redis 8\.\d+\.\d+ \(standalone\)\n/);
+      assert.match(status.stdout, /\n {2}FalkorDB +4\.16\.\d+ \(tested: 4\.16\.3\)/);
+      assert.doesNotMatch(status.stdout, /warning/);
+      const json = JSON.parse((await runCgraph(["db", "status", "--json"], env)).stdout);
+      assert.equal(json.server.server, "Redis");
+      assert.deepEqual(json.server.warnings, []);
       const start = await runCgraph(["db", "start"], env);
       assert.equal(start.code, 0, start.stderr);
       assert.match(start.stdout, /FalkorDB \d+\.\d+\.\d+ ready: configured at 127\.0\.0\.1:\d+/);

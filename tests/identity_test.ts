@@ -5,12 +5,22 @@
 import assert, { deepStrictEqual as assertEquals, rejects } from "node:assert/strict";
 import { basename, join } from "node:path";
 import { CgraphError } from "../src/errors.ts";
-import { deleteGraphs, listGraphs, migrateLegacy, readInfo } from "../src/project/catalog.ts";
+import { deleteGraphs, listGraphs, migrateNames, readInfo } from "../src/project/catalog.ts";
 import { resolveProject } from "../src/project/identity.ts";
-import { keysFor, parseGraphName, sanitizeName } from "../src/project/names.ts";
+import {
+  keysFor,
+  LEGACY_PROJECTS_KEY,
+  legacyKeysFor,
+  legacyProjectKeys,
+  parseGraphName,
+  projectKeys,
+  sanitizeName,
+} from "../src/project/names.ts";
+import { keySlot } from "../src/db/cluster.ts";
 import { indexProject } from "../src/index/indexer.ts";
-import { testDb } from "./helpers/db.ts";
-import { uniqueName } from "./helpers/graph.ts";
+import { runCgraph, testDb } from "./helpers/db.ts";
+import { dbUrl } from "./helpers/mcp.ts";
+import { dumpGraph, uniqueName } from "./helpers/graph.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 
@@ -66,7 +76,7 @@ Deno.test("project and branch from git, non-git, detached HEAD and odd branch na
   try {
     const ref = await resolveProject(dir);
     assertEquals(ref.branch, "main");
-    assertEquals(ref.keys.graph, `code:${sanitizeName(dir.split("/").pop()!)}:main`);
+    assertEquals(ref.keys.graph, `code:{${sanitizeName(dir.split("/").pop()!)}}:main`);
     for (const branch of ["feature/x", "ünï-code", "with space"]) {
       await git(dir, "checkout", "-q", "-b", branch).catch(async () => {
         // git refuses spaces in branch names: check the override path instead.
@@ -84,7 +94,7 @@ Deno.test("project and branch from git, non-git, detached HEAD and odd branch na
     assertEquals(detached.commit, commit);
     assertEquals(
       (await resolveProject(dir, { project: "p/q", branch: "b" })).keys.graph,
-      "code:p%2Fq:b",
+      "code:{p%2Fq}:b",
     );
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -176,15 +186,130 @@ Deno.test(
     try {
       await db.query(`code:${project}`, "CREATE (:File {path: 'x.py'})");
       await db.command(["HSET", `${project}_info`, "root", "/somewhere"]);
-      const first = await migrateLegacy(db);
-      assert(first.includes(`code:${project} -> code:${project}:_default`), first.join("\n"));
+      const first = await migrateNames(db);
+      assert(first.includes(`code:${project} -> code:{${project}}:_default`), first.join("\n"));
       assertEquals((await readInfo(db, project, "_default"))?.root, "/somewhere");
-      const second = await migrateLegacy(db);
+      const second = await migrateNames(db);
       assert(!second.some((m) => m.includes(project)));
       const graphs = await db.listGraphs();
-      assert(graphs.includes(`code:${project}:_default`) && !graphs.includes(`code:${project}`));
+      assert(graphs.includes(`code:{${project}}:_default`) && !graphs.includes(`code:${project}`));
     } finally {
       await deleteGraphs(db, project);
+    }
+  },
+);
+
+Deno.test(
+  { name: "migrate: a graph under both names keeps the one indexed last", ...opts },
+  async () => {
+    const db = await testDb();
+    const [a, b] = [uniqueName("both-old"), uniqueName("both-new")];
+    try {
+      for (const [project, oldAt, newAt] of [[a, "2026-02-01", "2026-01-01"], [b, "1", "2"]]) {
+        const old = legacyKeysFor(project, "main");
+        const now = keysFor(project, "main");
+        await db.query(old.graph, "CREATE (:File {path: 'old.py'})");
+        await db.command(["HSET", old.info, "indexed_at", oldAt, "root", "/old"]);
+        await db.query(now.graph, "CREATE (:File {path: 'new.py'})");
+        await db.command(["HSET", now.info, "indexed_at", newAt, "root", "/new"]);
+        await db.command(["HSET", now.facts, "new.py", "{}"]);
+      }
+      await migrateNames(db);
+      const paths = async (g: string) =>
+        (await db.query(g, "MATCH (f:File) RETURN f.path AS p", {}, { readOnly: true })).map((
+          r,
+        ) => r.p);
+      // a: the old name was indexed later: it replaces the new one, whose caches go with it.
+      assertEquals(await paths(keysFor(a, "main").graph), ["old.py"]);
+      assertEquals((await readInfo(db, a, "main"))?.root, "/old");
+      assertEquals(await db.command(["EXISTS", keysFor(a, "main").facts]), 0);
+      // b: the new name was indexed later: the old graph and its keys are dropped.
+      assertEquals(await paths(keysFor(b, "main").graph), ["new.py"]);
+      assertEquals((await readInfo(db, b, "main"))?.root, "/new");
+      for (const p of [a, b]) {
+        assert(!(await db.graphExists(legacyKeysFor(p, "main").graph)), p);
+        assertEquals(await db.command(["EXISTS", legacyKeysFor(p, "main").info]), 0);
+      }
+    } finally {
+      await deleteGraphs(db, a);
+      await deleteGraphs(db, b);
+    }
+  },
+);
+
+Deno.test("every key of a project shares its hash tag, so one cluster slot holds them all", () => {
+  for (const project of ["shop", "feature%2Fx", "ünïcode", sanitizeName("{evil}")]) {
+    const names = [
+      ...Object.values(keysFor(project, "main")),
+      ...Object.values(keysFor(project, "feature%2Fy")),
+      ...Object.values(projectKeys(project)),
+    ];
+    const slots = new Set(names.map(keySlot));
+    assertEquals(slots.size, 1, `${project}: ${names.join(" ")}`);
+    for (const n of names) assert(n.includes(`{${project}}`), n);
+  }
+  // A brace in a project name is escaped: it cannot end the tag early.
+  assertEquals(sanitizeName("{evil}"), "%7Bevil%7D");
+  // Known slots (CRC16-XMODEM, as Redis computes them: CLUSTER KEYSLOT).
+  assertEquals(keySlot("foo"), 12182);
+  assertEquals(keySlot("{user1000}.following"), keySlot("user1000"));
+  assertEquals(keySlot("123456789"), 0x31c3 % 16384);
+});
+
+Deno.test(
+  { name: "graphs under the names before hash tags are used again without a re-index", ...opts },
+  async () => {
+    const db = await testDb();
+    const repo = await repoWith({
+      "app/core.py": "def helper():\n    return 1\n",
+      "app/main.py": "from app.core import helper\n\ndef run():\n    return helper()\n",
+    });
+    const project = uniqueName("oldnames");
+    try {
+      const ref = await resolveProject(repo, { project });
+      await indexProject(db, ref);
+      const before = await dumpGraph(db, ref.keys.graph);
+      const notes = projectKeys(ref.project);
+      await db.query(notes.memory, "CREATE (:Note {note_id: 'n-1', text: 'kept'})");
+      await db.command(["HSET", notes.history, "k", "v"]);
+      // Put everything back where an earlier cgraph kept it.
+      const old = legacyKeysFor(ref.project, ref.branch);
+      for (const k of ["graph", "info", "files", "facts", "edges", "edgeLists"] as const) {
+        assertEquals(await db.command(["RENAME", ref.keys[k], old[k]]), "OK", k);
+      }
+      const oldMem = legacyProjectKeys(ref.project);
+      await db.command(["RENAME", notes.memory, oldMem.memory]);
+      await db.command(["RENAME", notes.history, oldMem.history]);
+      const identity = await db.command<string>(["GET", notes.identity]);
+      await db.command(["DEL", notes.identity]);
+      await db.command(["HSET", LEGACY_PROJECTS_KEY, ref.project, identity]);
+      assert(!(await db.graphExists(ref.keys.graph)));
+
+      // The next cgraph run finds them under the new names: an answer, no first-use index.
+      const env = { FALKORDB_URL: dbUrl(db), CGRAPH_LOG: "warn" };
+      const callers = await runCgraph(["callers", "helper", "--project", project, "-C", repo], env);
+      assertEquals(callers.code, 0, callers.stderr);
+      assert(/app\/main\.py:\d+ \| run/.test(callers.stdout), callers.stdout);
+      assert(!/indexed now/.test(callers.stdout), callers.stdout);
+      assertEquals(await dumpGraph(db, ref.keys.graph), before);
+      const again = await runCgraph(["index", repo, "--project", project, "--json"], env);
+      assertEquals(again.code, 0, again.stderr);
+      const summary = JSON.parse(again.stdout);
+      assertEquals(summary.mode, "incremental", again.stdout);
+      assertEquals([summary.files.added, summary.files.modified], [0, 0], again.stdout);
+      assertEquals(await db.command(["GET", notes.identity]), identity);
+      assertEquals(await db.command(["EXISTS", LEGACY_PROJECTS_KEY]), 0);
+      assertEquals(
+        await db.query(notes.memory, "MATCH (n:Note) RETURN n.text AS t", {}, { readOnly: true }),
+        [{ t: "kept" }],
+      );
+      assertEquals(await db.command(["HGET", notes.history, "k"]), "v");
+      for (const k of Object.values(old)) assertEquals(await db.command(["EXISTS", k]), 0, k);
+    } finally {
+      await deleteGraphs(db, sanitizeName(project));
+      await db.deleteGraph(projectKeys(sanitizeName(project)).memory);
+      await db.command(["DEL", projectKeys(sanitizeName(project)).history]);
+      await Deno.remove(repo, { recursive: true });
     }
   },
 );

@@ -93,6 +93,61 @@ Deno.test(
 );
 
 Deno.test(
+  { name: "garbage files: deep nesting, very long paths, a 5 MB line, unreadable", ...opts },
+  async () => {
+    const db = await testDb();
+    const project = uniqueName("garbage");
+    const dir = await Deno.makeTempDir({ prefix: "cgraph-garbage-" });
+    try {
+      await write(dir, "ok.py", "def ok():\n    return 1\n");
+      await write(
+        dir,
+        "deep.py",
+        `x = ${"(".repeat(5000)}1${")".repeat(5000)}\ndef after():\n    return ok()\n`,
+      );
+      await write(
+        dir,
+        "deep.js",
+        `const a = ${"[".repeat(20000)}${"]".repeat(20000)};\nfunction tail() {}\n`,
+      );
+      await write(dir, "braces.c", `int f() ${"{".repeat(10000)}${"}".repeat(10000)}\n`);
+      const long = Array.from({ length: 12 }, (_, i) => `${i}${"d".repeat(200)}`).join("/");
+      await write(dir, `${long}/far.py`, "def far():\n    return 2\n");
+      await write(dir, "one_line.js", "var a=1;".repeat(5 * 1024 * 1024 / 8));
+      await write(dir, "nothing.ts", "");
+      await write(dir, "locked.py", "def locked():\n    return 3\n");
+      await Deno.chmod(join(dir, "locked.py"), 0);
+      const root = Deno.uid() === 0; // root reads a mode-0 file anyway
+
+      const s = await indexAs(db, dir, project);
+      const reasons = Object.fromEntries(s.files.skipped.map((x) => [x.path, x.reason]));
+      assert(/too large/.test(reasons["one_line.js"] ?? ""), JSON.stringify(reasons));
+      if (!root) assert(/unreadable/.test(reasons["locked.py"] ?? ""), JSON.stringify(reasons));
+      const names = (await db.query(
+        keysFor(project, "test").graph,
+        "MATCH (s:Symbol) RETURN s.name AS n ORDER BY n",
+        {},
+        { readOnly: true },
+      )).map((r) => r.n);
+      for (const n of ["after", "far", "ok", "tail", ...(root ? ["locked"] : [])]) {
+        assert(names.includes(n), `${n} in ${names.join(", ")}`);
+      }
+      const files = await db.query(
+        keysFor(project, "test").graph,
+        "MATCH (f:File) RETURN f.path AS p",
+        {},
+        { readOnly: true },
+      );
+      assert(files.some((f) => f.p === `${long}/far.py`), "the very long path is indexed whole");
+    } finally {
+      await Deno.chmod(join(dir, "locked.py"), 0o644).catch(() => {});
+      await dropProject(db, project);
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
+
+Deno.test(
   { name: "a path that is missing or not a directory is a clear error", ...opts },
   async () => {
     const db = await testDb();
@@ -242,6 +297,24 @@ Deno.test(
       assert(performance.now() - t0 < 2000);
       assert(notes.some((n) => n.includes(`from pid ${deadPid}`)), JSON.stringify(notes));
       assertEquals(await db.command(["GET", key]), null, "released after the run");
+      // Left by an ended run of this very process (its release never reached the database, as
+      // when the database restarts mid-index under a long-lived server): taken over at once.
+      await db.command(["SET", key, holder(Deno.pid), "PX", "60000"]);
+      const own: string[] = [];
+      const t2 = performance.now();
+      assertEquals(
+        await withLock(db, key, "p:b", () => Promise.resolve(8), { onWait: (m) => own.push(m) }),
+        8,
+      );
+      assert(performance.now() - t2 < 2000);
+      assert(own.some((n) => n.includes("left by an earlier run of this process")), own.join());
+      // But a run of this process that still holds it is not robbed by another in the same process.
+      await withLock(db, key, "p:b", async () => {
+        await rejects(
+          withLock(db, key, "p:b", () => Promise.resolve(0), { waitMs: 300 }),
+          /Another cgraph is indexing p:b right now/,
+        );
+      });
       // A live process: waited for up to the deadline, then a clear error naming it.
       const live = new Deno.Command("sleep", { args: ["30"] }).spawn();
       try {

@@ -18,6 +18,8 @@ import {
 import { bearerMatches } from "../src/mcp/http.ts";
 import { isLoopbackHost, originAllowed } from "../src/origin.ts";
 import { testDb } from "./helpers/db.ts";
+import { indexProject } from "../src/index/indexer.ts";
+import { resolveProject } from "../src/project/identity.ts";
 import { dropProject, uniqueName } from "./helpers/graph.ts";
 import { childEnv, dbUrl, MCP_ARGS, ROOT, textOf } from "./helpers/mcp.ts";
 
@@ -238,6 +240,66 @@ Deno.test({
     const status = await server.stop();
     assertEquals(status.code, 0, server.stderr());
     await dropProject(db, project);
+  }
+});
+
+Deno.test({
+  name: "mcp http: a path argument is limited to the server's roots and its catalogue",
+  ...opts,
+}, async () => {
+  const db = await testDb();
+  const project = uniqueName("t-roots");
+  const root = await Deno.makeTempDir({ prefix: "cgraph-root-" });
+  const outside = await Deno.makeTempDir({ prefix: "cgraph-outside-" });
+  const inRoot = join(root, "svc");
+  await Deno.mkdir(inRoot);
+  await Deno.writeTextFile(join(inRoot, "a.py"), "def a():\n    return 1\n");
+  await Deno.writeTextFile(join(outside, "b.py"), "def b():\n    return 2\n");
+  await Deno.symlink("/etc", join(root, "etc-link"));
+  const known = uniqueName("t-known");
+  // Indexed before (by the CLI, another server): in the catalogue, so named by path it is served.
+  await indexProject(db, await resolveProject(outside, { project: known }));
+  const server = await startServer(
+    [PY, "--project", project, "--branch", "test", "--root", root],
+    childEnv({ FALKORDB_URL: dbUrl(db) }),
+  );
+  const { client } = await connect(server.url);
+  try {
+    const graphs = (await db.listGraphs()).length;
+    for (
+      const path of ["/etc", "../../../../../../etc", join(root, "etc-link"), join(root, "..")]
+    ) {
+      const r = await client.callTool({ name: "get_stats", arguments: { path } });
+      assert(r.isError, `${path}: ${textOf(r)}`);
+      assert(/is outside the roots this server serves/.test(textOf(r)), textOf(r));
+      assert(textOf(r).includes(root), textOf(r));
+    }
+    const listed = await client.callTool({ name: "index_repo", arguments: { path: "/tmp" } });
+    assert(listed.isError, textOf(listed));
+    assertEquals((await db.listGraphs()).length, graphs, "no graph was built for a refused path");
+    // Inside a root, the default project, and a project in the catalogue: answered.
+    const inside = await client.callTool({
+      name: "get_stats",
+      arguments: { path: inRoot, project: project + "-in" },
+    });
+    assert(!inside.isError, textOf(inside));
+    assert(/1 files?/.test(textOf(inside)), textOf(inside));
+    const def = await client.callTool({ name: "get_stats", arguments: { path: PY } });
+    assert(!def.isError, textOf(def));
+    const cat = await client.callTool({
+      name: "get_stats",
+      arguments: { path: outside, project: known },
+    });
+    assert(!cat.isError, textOf(cat));
+  } finally {
+    await client.close().catch(() => {});
+    const status = await server.stop();
+    assertEquals(status.code, 0, server.stderr());
+    await dropProject(db, project);
+    await dropProject(db, project + "-in");
+    await dropProject(db, known);
+    await Deno.remove(root, { recursive: true });
+    await Deno.remove(outside, { recursive: true });
   }
 });
 

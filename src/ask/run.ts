@@ -77,7 +77,14 @@ export function queryError(message: string, ms: number): CgraphError {
   if (/RO_QUERY|read-only/i.test(message)) {
     return new DbQueryError(`Refused by the database (read-only): ${message}`);
   }
-  return new DbQueryError(`The database rejected the query: ${message}`);
+  const syntax = /errMsg:\s*(.*?)\s*line:\s*(\d+),\s*column:\s*(\d+)/s.exec(message);
+  if (syntax) {
+    // FalkorDB's parser reply (errMsg/errCtx/offsets) as one sentence, without echoing the query.
+    return new DbQueryError(
+      `Cypher syntax error at line ${syntax[2]}, column ${syntax[3]}: ${syntax[1].slice(0, 300)}`,
+    );
+  }
+  return new DbQueryError(`The database rejected the query: ${message.slice(0, 500)}`);
 }
 
 // ---- values -----------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 /** `cgraph list`, `cgraph delete`, `cgraph migrate`: the graphs on the server. */
-import { deleteGraphs, listGraphs, migrateLegacy } from "../project/catalog.ts";
+import { deleteGraphs, listCatalog, migrateNames } from "../project/catalog.ts";
 import { dropStale, findGarbage, formatGarbage } from "../project/gc.ts";
 import { displayName, sanitizeName } from "../project/names.ts";
 import { CgraphError } from "../errors.ts";
@@ -26,7 +26,14 @@ export const listCommand: Command = {
       help: { type: "boolean", short: "h" },
     }, usage);
     if (values.help) return (console.log(usage), 0);
-    const graphs = await withDb(listGraphs);
+    const { graphs, unreachable } = await withDb(listCatalog);
+    if (unreachable.length) {
+      console.error(
+        `warning: FalkorDB cluster nodes not answering: ${
+          unreachable.join(", ")
+        } (their projects are not listed)`,
+      );
+    }
     if (values.json) {
       console.log(
         JSON.stringify(
@@ -85,12 +92,13 @@ export const deleteCommand: Command = {
 
 export const migrateCommand: Command = {
   name: "migrate",
-  summary: "rename legacy code:{project} graphs to the _default branch (idempotent)",
+  summary:
+    "rename graphs and keys of earlier naming schemes to today's (idempotent; also done on connect)",
   async run(args) {
     const usage = "cgraph migrate";
     const { values } = parseCommandArgs(args, { help: { type: "boolean", short: "h" } }, usage);
     if (values.help) return (console.log(usage), 0);
-    const moved = await withDb(migrateLegacy);
+    const moved = await withDb(migrateNames);
     console.log(moved.length ? `migrated: ${moved.join(", ")}` : "migrated: nothing to do");
     return 0;
   },

@@ -2,7 +2,8 @@
  * `cgraph db status|start|stop`: shows which FalkorDB cgraph uses and what each auto-init step
  * found, starts one (or reports the one running), stops the embedded server.
  */
-import { versionWarning } from "../db/version.ts";
+import { FALKORDB_VERSION, serverWarning, versionWarning } from "../db/version.ts";
+import { type ServerVersions, serverVersions } from "../db/probe.ts";
 import { CgraphError } from "../errors.ts";
 import type { DbMode } from "../db/config.ts";
 import { dbMode } from "../db/config.ts";
@@ -100,6 +101,35 @@ export function formatStatus(s: DbStatus): string {
   return lines.join("\n");
 }
 
+/** The versions of the server in use (connects to it; starts nothing, as it already answers). */
+async function versionsInUse(mode: DbMode | undefined): Promise<ServerVersions | undefined> {
+  try {
+    const r = await ensureDbDetailed({ mode, quiet: true });
+    try {
+      return await serverVersions(r.db);
+    } finally {
+      await r.db.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+function versionWarnings(v: ServerVersions): string[] {
+  return [versionWarning(v.falkordb), serverWarning(v.server, v.version)].filter((w): w is string =>
+    w !== undefined
+  );
+}
+
+export function formatVersions(v: ServerVersions): string {
+  const lines = [
+    `  server     ${v.server} ${v.version ?? "(version unknown)"}${v.mode ? ` (${v.mode})` : ""}`,
+    `  FalkorDB   ${v.falkordb ?? "(version unknown)"} (tested: ${FALKORDB_VERSION})`,
+  ];
+  for (const w of versionWarnings(v)) lines.push(`  warning    ${w}`);
+  return lines.join("\n");
+}
+
 async function status(args: string[]): Promise<number> {
   const { values } = parseCommandArgs(args, {
     json: { type: "boolean" },
@@ -111,7 +141,13 @@ async function status(args: string[]): Promise<number> {
     return 0;
   }
   const s = await dbStatus({ mode: parseMode(values.mode) });
-  out(values.json ? JSON.stringify(s, null, 2) : formatStatus(s));
+  const versions = s.usable ? await versionsInUse(parseMode(values.mode)) : undefined;
+  if (values.json) {
+    const warnings = versions ? versionWarnings(versions) : [];
+    out(JSON.stringify(versions ? { ...s, server: { ...versions, warnings } } : s, null, 2));
+  } else {
+    out(formatStatus(s) + (versions ? `\n${formatVersions(versions)}` : ""));
+  }
   return s.usable ? 0 : 1;
 }
 
@@ -132,8 +168,9 @@ async function start(args: string[]): Promise<number> {
       : "";
     const version = r.moduleVersion ? `FalkorDB ${r.moduleVersion}` : "FalkorDB";
     out(`${version} ready: ${r.source} at ${r.address}${extra}`);
-    const warn = versionWarning(r.moduleVersion);
-    if (warn) console.error(`cgraph: warning: ${warn}`);
+    const versions = await serverVersions(r.db).catch(() => undefined);
+    const warnings = versions ? versionWarnings(versions) : [versionWarning(r.moduleVersion)];
+    for (const warn of warnings) if (warn) console.error(`cgraph: warning: ${warn}`);
   } finally {
     await r.db.close();
   }

@@ -2,13 +2,14 @@
  * `cgraph mcp [path]`: the MCP server, over stdio (src/mcp/server.ts) or, with `--http` or
  * `MCP_TRANSPORT=http`, over Streamable HTTP (src/mcp/http.ts).
  */
+import { resolve } from "node:path";
 import { CgraphError } from "../errors.ts";
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, serveHttp } from "../mcp/http.ts";
 import { serveStdio } from "../mcp/server.ts";
 import { type Command, parseCommandArgs, pathArgument } from "./command.ts";
 
 const USAGE = "cgraph mcp [path] [--project P] [--branch B] " +
-  "[--http [--port 3000] [--host 127.0.0.1] [--allow-origin O]...]";
+  "[--http [--port 3000] [--host 127.0.0.1] [--allow-origin O]... [--root DIR]...]";
 
 const HELP = `${USAGE}
 
@@ -28,7 +29,10 @@ HTTP security:
   --allow-origin O  browser origins allowed besides loopback ones (also CGRAPH_ALLOWED_ORIGINS,
                     comma-separated); requests carrying any other Origin are refused (403)
   CGRAPH_ALLOWED_HOSTS  Host names accepted on a loopback bind without a token (a reverse
-                    proxy's, comma-separated); other Host headers are refused (403)`;
+                    proxy's, comma-separated); other Host headers are refused (403)
+  --root DIR        (repeatable) a tool's 'path' must lie inside one of these directories or be
+                    a project already indexed here (default: the working directory; [path] is
+                    always allowed)`;
 
 function envList(name: string): string[] {
   return (Deno.env.get(name) ?? "").split(",").map((s) => s.trim()).filter(Boolean);
@@ -53,6 +57,7 @@ export const mcpCommand: Command = {
       port: { type: "string" },
       host: { type: "string" },
       "allow-origin": { type: "string", multiple: true },
+      root: { type: "string", multiple: true },
       help: { type: "boolean", short: "h" },
     }, USAGE);
     if (values.help) {
@@ -75,14 +80,28 @@ export const mcpCommand: Command = {
     }
     const http = values.http || transport === "http" || transport === "streamable-http";
     if (!http) {
-      if (values.port !== undefined || values.host !== undefined || values["allow-origin"]) {
-        console.error(`cgraph mcp: --port, --host and --allow-origin need --http\nUsage: ${USAGE}`);
+      if (
+        values.port !== undefined || values.host !== undefined || values["allow-origin"] ||
+        values.root
+      ) {
+        console.error(
+          `cgraph mcp: --port, --host, --allow-origin and --root need --http\nUsage: ${USAGE}`,
+        );
         return 2;
       }
       return await serveStdio(sessionOpts);
     }
+    const roots: string[] = [];
+    for (const r of [...(values.root ?? [Deno.cwd()]), path]) {
+      const abs = resolve(r);
+      const st = await Deno.stat(abs).catch(() => undefined);
+      if (!st?.isDirectory) {
+        throw new CgraphError(`--root ${r}: not a directory`, "Give existing directories.");
+      }
+      roots.push(abs);
+    }
     const token = Deno.env.get("CGRAPH_TOKEN") || undefined;
-    return await serveHttp(sessionOpts, {
+    return await serveHttp({ ...sessionOpts, roots }, {
       host: values.host ?? (Deno.env.get("MCP_HOST") || DEFAULT_HTTP_HOST),
       port: parsePort(values.port ?? (Deno.env.get("MCP_PORT") || String(DEFAULT_HTTP_PORT))),
       token,

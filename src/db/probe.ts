@@ -141,6 +141,29 @@ export async function checkGraphModule(db: Db, timeoutMs = 3000): Promise<Module
   }
 }
 
+/** What a server says about itself: Redis or Valkey and its version, mode, FalkorDB's version. */
+export interface ServerVersions {
+  /** "Redis" or "Valkey". */
+  server: string;
+  version?: string;
+  /** standalone, cluster or sentinel. */
+  mode?: string;
+  falkordb?: string;
+}
+
+export async function serverVersions(db: Db, timeoutMs = 3000): Promise<ServerVersions> {
+  const info = String(await db.command(["INFO", "server"], timeoutMs));
+  const field = (k: string) => new RegExp(`^${k}:(.*)$`, "m").exec(info)?.[1]?.trim();
+  const valkey = field("server_name") === "valkey" || field("valkey_version") !== undefined;
+  const mod = await checkGraphModule(db, timeoutMs).catch(() => undefined);
+  return {
+    server: valkey ? "Valkey" : "Redis",
+    version: valkey ? (field("valkey_version") ?? field("redis_version")) : field("redis_version"),
+    mode: field("redis_mode"),
+    falkordb: mod?.version,
+  };
+}
+
 function moduleFields(entry: unknown): Record<string, unknown> {
   if (Array.isArray(entry)) {
     const out: Record<string, unknown> = {};

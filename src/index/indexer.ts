@@ -122,7 +122,7 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
   // A new branch starts from a copy of the closest graph of its project, then only the
   // difference is indexed (inside the indexer's entry, so every caller gets it). The copy runs
   // while the tree is scanned.
-  const seeding = !opts.full && !(await db.listGraphs()).includes(ref.keys.graph)
+  const seeding = !opts.full && !(await db.graphExists(ref.keys.graph))
     ? startSeed(db, ref, { waitMs: SEED_WAIT_MS, warnings })
     : undefined;
   seeding?.catch(() => {}); // awaited below; a scan that throws first must not leave it unhandled
@@ -229,7 +229,7 @@ async function previousState(
 ): Promise<PreviousState | undefined> {
   if (forceFull) return undefined;
   // A seeded graph is still being copied: its state is already there.
-  const exists = seeded || (await db.listGraphs()).includes(ref.keys.graph);
+  const exists = seeded || (await db.graphExists(ref.keys.graph));
   if (!exists) return undefined;
   if (await db.command<number>(["EXISTS", ref.keys.pending])) {
     warnings.push("the previous incremental run was interrupted; re-indexing in full");

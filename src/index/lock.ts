@@ -3,7 +3,8 @@
  * heartbeat), set with NX and a short expiry the holder renews every few seconds.
  *
  * - A holder on this host whose process is gone is taken over at once (compare-and-set, so two
- *   waiters cannot both take it), and the caller is told so.
+ *   waiters cannot both take it), and the caller is told so; so is one left by an ended run of
+ *   this very process (a long-lived server whose release never reached a restarting database).
  * - A live holder: the caller waits up to `waitMs`, told who holds it and for how long, then gets
  *   a clear error.
  * - A holder on another host is trusted until its heartbeat lapses (the key expires).
@@ -53,6 +54,17 @@ const host = (() => {
   }
 })();
 
+/** Tokens of the locks this process holds now. */
+const live = new Set<string>();
+
+/**
+ * A holder on this host that no longer holds the lock: its process is gone, or it is this process
+ * and the run that took it has ended (its release was lost, e.g. the database restarted meanwhile).
+ */
+function isGone(h: LockHolder): boolean {
+  return h.pid === Deno.pid ? !live.has(h.token) : !isAlive(h.pid);
+}
+
 export function parseHolder(value: string | null): LockHolder | undefined {
   if (!value) return undefined;
   try {
@@ -95,7 +107,7 @@ export async function withLock<T>(
     if (ok === "OK") break;
     const raw = await db.command<string | null>(["GET", key]);
     const holder = parseHolder(raw);
-    if (raw && holder && holder.host === host && holder.pid !== Deno.pid && !isAlive(holder.pid)) {
+    if (raw && holder && holder.host === host && isGone(holder)) {
       const swapped = await db.command<string | null>([
         "EVAL",
         SWAP,
@@ -106,7 +118,11 @@ export async function withLock<T>(
         String(LOCK_TTL_MS),
       ]);
       if (swapped === "OK") {
-        opts.onWait?.(`took over the index lock of ${what} from pid ${holder.pid}, which is gone`);
+        opts.onWait?.(
+          holder.pid === Deno.pid
+            ? `took over the index lock of ${what} left by an earlier run of this process`
+            : `took over the index lock of ${what} from pid ${holder.pid}, which is gone`,
+        );
         break;
       }
       continue;
@@ -130,6 +146,7 @@ export async function withLock<T>(
     }
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
+  live.add(token);
   // The heartbeat renews the lock only while it is still ours.
   const timer = setInterval(() => {
     db.command(["EVAL", RENEW, "1", key, token, mine(), String(LOCK_TTL_MS)]).catch(() => {});
@@ -138,6 +155,7 @@ export async function withLock<T>(
     return await fn();
   } finally {
     clearInterval(timer);
+    live.delete(token);
     try {
       const held = parseHolder(await db.command<string | null>(["GET", key]));
       if (held?.token === token) await db.command(["DEL", key]);

@@ -95,7 +95,7 @@ export async function startSeed(
 
 /** Copies a base's per-file state; false when the base is gone or its state is incomplete. */
 async function copyState(db: Db, from: GraphKeys, to: GraphKeys): Promise<boolean> {
-  if (!(await db.listGraphs()).includes(from.graph)) return false;
+  if (!(await db.graphExists(from.graph))) return false;
   if (await db.command<number>(["EXISTS", from.pending])) return false;
   for (const key of stateKeys(from)) {
     if (!(await db.command<number>(["EXISTS", key]))) return false;

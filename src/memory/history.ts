@@ -10,6 +10,7 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { Db } from "../db/client.ts";
+import { projectKeys } from "../project/names.ts";
 
 export interface Commit {
   hash: string;
@@ -43,7 +44,7 @@ export function looksLikeFix(subject: string): boolean {
 }
 
 export function historyKey(project: string): string {
-  return `mem:${project}~history`;
+  return projectKeys(project).history;
 }
 
 async function git(

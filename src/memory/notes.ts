@@ -19,6 +19,7 @@ import * as Q from "../db/queries.ts";
 import { CgraphError } from "../errors.ts";
 import { fileId, wordsOf } from "../graph/model.ts";
 import { byLocation, type GraphReader, isFile, type NodeRef } from "../query/graph.ts";
+import { projectKeys } from "../project/names.ts";
 
 export const NOTE_KINDS = ["note", "decision", "bug", "todo"] as const;
 export type NoteKind = typeof NOTE_KINDS[number];
@@ -31,7 +32,7 @@ export const MAX_TAG_CHARS = 40;
 const CANDIDATE_CAP = 200;
 
 export function notesGraph(project: string): string {
-  return `mem:${project}`;
+  return projectKeys(project).memory;
 }
 
 export interface Note {
@@ -128,7 +129,7 @@ export class NoteStore {
   }
 
   async exists(): Promise<boolean> {
-    return (await this.db.listGraphs()).includes(this.graph);
+    return await this.db.graphExists(this.graph);
   }
 
   private async read(cypher: string, params: Record<string, unknown>): Promise<Row[]> {

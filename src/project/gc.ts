@@ -9,7 +9,7 @@ import type { Db } from "../db/client.ts";
 import { isSpecialBranch, liveBranchNames } from "./branches.ts";
 import { deleteGraphs, type GraphInfo, listGraphs } from "./catalog.ts";
 import { git } from "./identity.ts";
-import { displayName, keysFor, PROJECTS_KEY } from "./names.ts";
+import { displayName, keysFor, projectKeys } from "./names.ts";
 
 export interface StaleGraph {
   project: string;
@@ -48,7 +48,6 @@ export async function findGarbage(db: Db, project?: string): Promise<GcReport> {
   const graphs = (await listGraphs(db)).filter((g) =>
     project === undefined || g.project === project
   );
-  const bound = await db.hashGetAll(PROJECTS_KEY);
   const byProject = new Map<string, GraphInfo[]>();
   for (const g of graphs) byProject.set(g.project, [...(byProject.get(g.project) ?? []), g]);
   const report: GcReport = { graphs: graphs.length, stale: [], missing: [] };
@@ -56,7 +55,8 @@ export async function findGarbage(db: Db, project?: string): Promise<GcReport> {
     const roots = list.map((g) => g.root).filter((r): r is string => typeof r === "string" && !!r);
     // The identity is git's common directory (shared by worktrees), `#subpath` for part of a
     // repository, or the root of a directory outside git.
-    const identity = bound[name]?.split("#")[0];
+    const bound = await db.command<string | null>(["GET", projectKeys(name).identity]);
+    const identity = bound?.split("#")[0];
     const folder = identity ?? roots[0];
     if (!folder) continue; // nothing says where it lives: nothing to judge
     const liveRoots = (await Promise.all(roots.map(exists))).some(Boolean);

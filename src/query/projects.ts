@@ -1,6 +1,6 @@
 /** Every indexed (project, branch) on the server, with what its metadata says. */
 import type { Db } from "../db/client.ts";
-import { listGraphs } from "../project/catalog.ts";
+import { listCatalog } from "../project/catalog.ts";
 import { displayName } from "../project/names.ts";
 
 export interface ProjectEntry {
@@ -19,10 +19,13 @@ export interface ProjectsResult {
   type: "projects";
   total: number;
   projects: ProjectEntry[];
+  /** Cluster primaries that did not answer: their projects are not listed. */
+  unreachable?: string[];
 }
 
 export async function listProjects(db: Db): Promise<ProjectsResult> {
-  const projects = (await listGraphs(db)).map((g): ProjectEntry => {
+  const catalog = await listCatalog(db);
+  const projects = catalog.graphs.map((g): ProjectEntry => {
     const e: ProjectEntry = {
       project: displayName(g.project),
       branch: displayName(g.branch),
@@ -36,7 +39,9 @@ export async function listProjects(db: Db): Promise<ProjectsResult> {
     if (g.root) e.root = g.root;
     return e;
   });
-  return { type: "projects", total: projects.length, projects };
+  const r: ProjectsResult = { type: "projects", total: projects.length, projects };
+  if (catalog.unreachable.length) r.unreachable = catalog.unreachable;
+  return r;
 }
 
 /** `a (main, dev), b (main)`: what is indexed, for error messages. */

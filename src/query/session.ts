@@ -3,12 +3,13 @@
  * connection (opened on first use, dropped when it dies so the next call reconnects), the default
  * project (a path), which graph a call means, automatic first indexing, and staleness checks.
  */
+import { resolve, sep } from "node:path";
 import type { Db } from "../db/client.ts";
 import { DbUnavailableError } from "../db/client.ts";
 import { ensureDb } from "../db/ensure.ts";
 import { CgraphError, echo } from "../errors.ts";
 import { indexProject, type IndexSummary, type Progress } from "../index/indexer.ts";
-import { type GraphInfo, listGraphs, readInfo } from "../project/catalog.ts";
+import { type GraphInfo, listCatalog, migrateOnce, readInfo } from "../project/catalog.ts";
 import { gitHasRevision, type ProjectRef, resolveProject } from "../project/identity.ts";
 import { displayName, type GraphKeys, keysFor, sanitizeName } from "../project/names.ts";
 import { FILE_BY_PATH } from "../db/queries.ts";
@@ -73,6 +74,11 @@ export interface SessionOptions {
   connect?: () => Promise<Db>;
   /** Keep staleness answers this long (ms); 0 in a one-shot CLI run. */
   cacheMs?: number;
+  /**
+   * The HTTP server's roots (`--root`): a `path` argument must lie inside one of them (or be the
+   * root of a project already in the catalogue). Unset: any path (stdio, the CLI).
+   */
+  roots?: string[];
 }
 
 export function autoIndexFromEnv(): boolean {
@@ -95,7 +101,12 @@ export class Session {
   /** The database, connected on first use. */
   db(): Promise<Db> {
     if (!this.#db) {
-      const p = (this.opts.connect ?? (() => ensureDb({ quiet: true })))();
+      const connect = this.opts.connect ?? (() => ensureDb({ quiet: true }));
+      // Graphs named by an earlier scheme are renamed once per connection (no re-index).
+      const p = connect().then(async (db) => {
+        await migrateOnce(db).catch((err) => log.warn(`renaming old graph names: ${err}`));
+        return db;
+      });
       this.#db = p;
       p.catch(() => {
         if (this.#db === p) this.#db = undefined;
@@ -150,8 +161,7 @@ export class Session {
    * has: any other string would build a whole new graph (a way to fill the database).
    */
   async checkBranch(ref: ProjectRef, branch: string): Promise<void> {
-    const graphs = await listGraphs(await this.db());
-    if (graphs.some((g) => g.project === ref.project && g.branch === ref.branch)) return;
+    if (await (await this.db()).graphExists(ref.keys.graph)) return;
     if (await gitHasRevision(ref.root, branch)) return;
     throw new CgraphError(
       `No branch, tag or commit '${echo(branch)}' in ${ref.root}${
@@ -161,10 +171,35 @@ export class Session {
     );
   }
 
+  /**
+   * A path outside the server's roots is refused before anything touches it (no stat, so no
+   * answer says whether it exists), unless it is the root of a project already indexed here. A
+   * path inside a root whose real location (symlinks followed) is outside is refused too.
+   */
+  async checkRoots(path: string): Promise<void> {
+    const roots = this.opts.roots ?? [];
+    const abs = resolve(path);
+    const inside = (p: string, rs: string[]) =>
+      rs.some((r) => p === r || p.startsWith(r.endsWith(sep) ? r : r + sep));
+    if (inside(abs, roots)) {
+      const real = await Deno.realPath(abs).catch(() => undefined);
+      const realRoots = await Promise.all(roots.map((r) => Deno.realPath(r).catch(() => r)));
+      if (real === undefined || inside(real, realRoots)) return;
+    } else {
+      const { graphs } = await listCatalog(await this.db());
+      if (graphs.some((g) => g.root !== undefined && resolve(g.root) === abs)) return;
+    }
+    throw new CgraphError(
+      `Path '${echo(path)}' is outside the roots this server serves (${roots.join(", ")}).`,
+      "Pass a path inside one of them, or a project already indexed here (list_projects); the server's operator adds roots with 'cgraph mcp --http --root <dir>'.",
+    );
+  }
+
   async refForUnchecked(
     args: ProjectArgs,
   ): Promise<ProjectRef | { project: string; branch: string }> {
     if (args.path) {
+      if (this.opts.roots) await this.checkRoots(args.path);
       const ref = await resolveProject(args.path, { project: args.project, branch: args.branch });
       if (args.project || !this.opts.project) return ref;
       // The default repository named by path keeps the default project name.
@@ -175,9 +210,9 @@ export class Session {
     const project = sanitizeName(args.project);
     const def = await this.defaultRef(args.branch).catch(() => undefined);
     if (def && def.project === project) return def;
-    const graphs = await listGraphs(await this.db());
-    const branches = graphs.filter((g) => g.project === project).map((g) => g.branch);
     if (args.branch) return { project, branch: sanitizeName(args.branch) };
+    const { graphs, unreachable } = await listCatalog(await this.db());
+    const branches = graphs.filter((g) => g.project === project).map((g) => g.branch);
     if (branches.length === 1) return { project, branch: branches[0] };
     if (branches.length > 1) {
       throw new CgraphError(
@@ -187,6 +222,7 @@ export class Session {
         "Pass branch to choose one.",
       );
     }
+    if (unreachable.length) throw unreachableError(args.project, unreachable);
     throw new CgraphError(
       `Project '${args.project}' is not indexed. Indexed: ${indexedSummary(named(graphs))}.`,
       "Pass one of those as project, or call index_repo with path=<repository root> to index it.",
@@ -203,10 +239,12 @@ export class Session {
     const keys = keysFor(ref.project, ref.branch);
     const notes: string[] = [];
     let indexed: IndexSummary | undefined;
-    if (!(await db.listGraphs()).includes(keys.graph)) {
+    if (!(await db.graphExists(keys.graph))) {
       const what = `'${displayName(ref.project)}' (branch ${displayName(ref.branch)})`;
       if (!isRef(ref)) {
-        const graphs = named(await listGraphs(db));
+        const catalog = await listCatalog(db);
+        if (catalog.unreachable.length) throw unreachableError(ref.project, catalog.unreachable);
+        const graphs = named(catalog.graphs);
         throw new CgraphError(
           `Project ${what} is not indexed. Indexed: ${indexedSummary(graphs)}.`,
           "Pass one of those as project/branch, or call index_repo with path=<repository root>.",
@@ -277,7 +315,7 @@ export class Session {
   /** Whether a project's graph has a File node for `path`. */
   async inGraph(ref: ProjectRef, path: string): Promise<boolean> {
     const db = await this.db();
-    if (!(await db.listGraphs()).includes(ref.keys.graph)) return false;
+    if (!(await db.graphExists(ref.keys.graph))) return false;
     const reader = new GraphReader(db, ref.keys.graph);
     return (await reader.rows(FILE_BY_PATH, { path })).length > 0;
   }
@@ -291,6 +329,15 @@ export class Session {
     this.#stale.set(info.graph, { at: now, key, value });
     return value;
   }
+}
+
+function unreachableError(project: string, nodes: string[]): CgraphError {
+  return new CgraphError(
+    `Project '${displayName(project)}' was not found on the FalkorDB cluster nodes that answered; ${
+      nodes.length === 1 ? "node" : "nodes"
+    } ${nodes.join(", ")} did not answer and may hold it.`,
+    "Restart the node (or fail over to a replica), then try again; projects on other nodes still answer.",
+  );
 }
 
 function isRef(r: ProjectRef | { project: string; branch: string }): r is ProjectRef {

@@ -476,7 +476,14 @@ export const QUERY_TOOLS: ToolDef[] = [
         r.projects = r.projects.filter((x) => x.project === p);
         r.total = r.projects.length;
       }
-      return answer(r, (n) => F.formatProjects(r, n), []);
+      const notes = r.unreachable
+        ? [
+          `cluster nodes not answering: ${
+            r.unreachable.join(", ")
+          } (their projects are not listed)`,
+        ]
+        : [];
+      return answer(r, (n) => F.formatProjects(r, n), notes);
     },
   }),
 ];
