@@ -26,6 +26,7 @@ import { type Edge, fileNode } from "../graph/model.ts";
 import { analyzeParallel } from "./pool.ts";
 import { type Resolution, resolveAll } from "./resolve/mod.ts";
 import { readCandidates, type ReadFile } from "./scan.ts";
+import { nextStatCache, statLookup } from "./stat_cache.ts";
 import { type Skipped, walkRepository } from "./walk.ts";
 import { GraphWriter } from "./writer.ts";
 
@@ -47,6 +48,12 @@ export interface IndexOptions {
   waitMs?: number;
   /** Lines about the lock: who holds it while waiting, a takeover from a dead holder. */
   onLock?: (message: string) => void;
+  /**
+   * Keep this graph's hashes, facts and edge digests in memory after the run, and start the next
+   * run from them while the database still holds the generation they describe (a long-lived
+   * server): an edit then reloads nothing from the database.
+   */
+  resident?: boolean;
 }
 
 export interface IndexSummary {
@@ -62,6 +69,8 @@ export interface IndexSummary {
     modified: string[];
     deleted: string[];
     unchanged: number;
+    /** Files read and hashed (the rest the stat cache vouched for). */
+    hashed: number;
     skipped: Skipped[];
     unsupported: number;
     parseErrors: number;
@@ -91,14 +100,22 @@ export async function indexProject(
 }
 
 async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSummary> {
+  try {
+    return await runLocked(db, ref, opts);
+  } catch (err) {
+    // What this process kept may no longer match the database: the next run reloads it.
+    residents.delete(ref.keys.graph);
+    throw err;
+  }
+}
+
+async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSummary> {
   const started = performance.now();
   const progress = opts.onProgress ?? (() => {});
   const warnings: string[] = [];
   progress({ phase: "scan", done: 0, total: 0 });
   const walk = await walkRepository(ref.root);
   const skipped = walk.skipped;
-  const read = await readCandidates(walk.files, skipped);
-  const current = new Map(read.map((f) => [f.candidate.path, f]));
   const timings: Record<string, number> = {};
   let lap = started;
   const mark = (phase: string) => {
@@ -107,22 +124,49 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
     lap = now;
   };
   mark("scan");
-
-  const previous = await previousState(db, ref, opts.full === true, warnings);
+  let prior = await priorState(db, ref, opts, warnings);
   mark("load");
+  const readAt = Date.now();
+  const walkSkipped = skipped.length;
+  let read = await readCandidates(
+    walk.files,
+    skipped,
+    prior ? statLookup(prior.stat, prior.hashes) : undefined,
+  );
+  let current = new Map(read.map((f) => [f.candidate.path, f]));
+  mark("scan");
+
+  let previous: PreviousState | undefined;
+  let noop = false;
+  if (prior) {
+    noop = !changesOf(current, prior.hashes).any;
+    if (!noop) {
+      previous = prior.resident ?? await loadPrevious(db, ref, prior, warnings);
+      mark("load");
+      if (!previous) {
+        // A full run reads every file: those the stat cache vouched for are read now.
+        prior = undefined;
+        skipped.length = walkSkipped;
+        read = await readCandidates(walk.files, skipped);
+        current = new Map(read.map((f) => [f.candidate.path, f]));
+        mark("scan");
+      }
+    }
+  }
   const summary: IndexSummary = {
     project: ref.project,
     branch: ref.branch,
     graph: ref.keys.graph,
     root: ref.root,
     commit: ref.commit,
-    mode: previous ? "incremental" : "full",
+    mode: prior ? "incremental" : "full",
     files: {
       scanned: read.length,
       added: [],
       modified: [],
       deleted: [],
       unchanged: 0,
+      hashed: read.filter((f) => !f.cached).length,
       skipped,
       unsupported: walk.unsupported,
       parseErrors: 0,
@@ -136,19 +180,44 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
     warnings,
   };
 
-  if (previous) await incremental(db, ref, current, previous, summary, progress, mark);
-  else await full(db, ref, read, summary, progress, mark);
+  let state: PreviousState;
+  if (prior && noop) {
+    summary.files.unchanged = current.size;
+    const facts = prior.resident?.facts;
+    await runPostIndexSteps({
+      db,
+      graph: ref.keys.graph,
+      root: ref.root,
+      facts: facts ? facts.values() : () => loadFacts(db, ref, prior!.hashes),
+      codeUnchanged: true,
+    });
+    state = prior.resident ?? { hashes: prior.hashes, stat: prior.stat } as PreviousState;
+  } else if (previous) {
+    state = await incremental(db, ref, current, previous, summary, progress, mark);
+  } else state = await full(db, ref, read, summary, progress, mark);
 
-  const counts = await graphCounts(db, ref.keys.graph);
+  // The stat cache: files read (or vouched for) and settled, for the paths the graph holds.
+  const stat = nextStatCache(read, (p) => state.hashes.has(p), prior?.stat ?? new Map(), readAt);
+  if (stat.del.length) await db.command(["HDEL", ref.keys.stat, ...stat.del]);
+  if (Object.keys(stat.set).length) await db.hashSet(ref.keys.stat, stat.set);
+  state.stat = stat.entries;
+
+  const counts = (noop ? await storedCounts(db, ref) : undefined) ??
+    await graphCounts(db, ref.keys.graph);
   summary.symbols = counts.symbols;
   summary.edges = counts.edges;
+  const generation = noop && prior?.generation ? prior.generation : crypto.randomUUID();
   await writeInfo(
     db,
     ref,
     summary,
     counts.files,
     statDigestOf(read.map((f) => ({ path: f.candidate.path, size: f.size, mtime: f.mtime }))),
+    generation,
   );
+  if (opts.resident && state.facts) {
+    residents.set(ref.keys.graph, { ...state, generation });
+  } else residents.delete(ref.keys.graph);
   mark("meta");
   summary.durationMs = Math.round(performance.now() - started);
   summary.filesPerSecond = Math.round(read.length / Math.max(summary.durationMs / 1000, 0.001));
@@ -156,33 +225,99 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
   return summary;
 }
 
-interface PreviousState {
-  hashes: Map<string, string>;
-  facts: Map<string, FileFacts>;
-  /** Per file: `digest\ttouched paths` of the edges it owns (see edgeCache). */
-  edgeDigests: Record<string, string>;
+/** Whether any file was added, modified or deleted against the stored hashes. */
+function changesOf(current: Map<string, ReadFile>, hashes: Map<string, string>): { any: boolean } {
+  if (current.size !== hashes.size) return { any: true };
+  for (const [path, file] of current) if (hashes.get(path) !== file.hash) return { any: true };
+  return { any: false };
 }
 
-/** The last run's hashes and facts, or undefined when this run must be full (and why). */
-async function previousState(
+/** What a long-lived process keeps per graph between runs (opts.resident). */
+interface Resident extends PreviousState {
+  generation: string;
+}
+
+const residents = new Map<string, Resident>();
+
+/** Forgets what this process keeps of a graph (it was deleted or rebuilt elsewhere). */
+export function dropResident(graph: string): void {
+  residents.delete(graph);
+}
+
+/** The cheap part of the last run's state: hashes and stat cache (or all of it, when resident). */
+interface PriorState {
+  hashes: Map<string, string>;
+  stat: Map<string, string>;
+  generation?: string;
+  /** The whole state, kept in memory by this process and still current in the database. */
+  resident?: Resident;
+}
+
+/** The last run's hashes and stat cache, or undefined when this run must be full (and why). */
+async function priorState(
   db: Db,
   ref: ProjectRef,
-  forceFull: boolean,
+  opts: IndexOptions,
   warnings: string[],
-): Promise<PreviousState | undefined> {
-  if (forceFull) return undefined;
+): Promise<PriorState | undefined> {
+  if (opts.full) return undefined;
   const exists = (await db.listGraphs()).includes(ref.keys.graph);
   if (!exists) return undefined;
   if (await db.command<number>(["EXISTS", ref.keys.pending])) {
     warnings.push("the previous incremental run was interrupted; re-indexing in full");
     return undefined;
   }
+  const generation = await db.command<string | null>(["HGET", ref.keys.info, "generation"]) ??
+    undefined;
+  const kept = residents.get(ref.keys.graph);
+  if (opts.resident && kept && generation && kept.generation === generation) {
+    return { hashes: kept.hashes, stat: kept.stat, generation, resident: kept };
+  }
   const hashes = new Map(Object.entries(await db.hashGetAll(ref.keys.files)));
-  const rawFacts = await db.hashGetAll(ref.keys.facts);
   if (hashes.size === 0) {
     warnings.push("no file hashes stored for this graph; re-indexing in full");
     return undefined;
   }
+  const stat = new Map(Object.entries(await db.hashGetAll(ref.keys.stat)));
+  return { hashes, stat, generation };
+}
+
+/** The stored facts of every file of `hashes` (for the post-index steps of a no-op run). */
+async function loadFacts(
+  db: Db,
+  ref: ProjectRef,
+  hashes: Map<string, string>,
+): Promise<FileFacts[]> {
+  const raw = await db.hashGetAll(ref.keys.facts);
+  const out: FileFacts[] = [];
+  for (const path of hashes.keys()) {
+    try {
+      if (raw[path]) out.push(JSON.parse(raw[path]) as FileFacts);
+    } catch {
+      // a corrupt entry: the next run that changes code finds it and re-indexes in full
+    }
+  }
+  return out;
+}
+
+interface PreviousState {
+  hashes: Map<string, string>;
+  facts: Map<string, FileFacts>;
+  /** Per file: `digest\ttouched paths` of the edges it owns (see edgeCache). */
+  edgeDigests: Record<string, string>;
+  /** The stat cache (see stat_cache.ts). */
+  stat: Map<string, string>;
+}
+
+/** The last run's facts and edge digests, or undefined when this run must be full (and why). */
+async function loadPrevious(
+  db: Db,
+  ref: ProjectRef,
+  prior: PriorState,
+  warnings: string[],
+): Promise<PreviousState | undefined> {
+  const { hashes, stat } = prior;
+  const rawFacts = await db.hashGetAll(ref.keys.facts);
   const facts = new Map<string, FileFacts>();
   for (const [path, hash] of hashes) {
     const raw = rawFacts[path];
@@ -205,7 +340,7 @@ async function previousState(
     warnings.push("the stored edge cache is missing or incomplete; re-indexing in full");
     return undefined;
   }
-  return { hashes, facts, edgeDigests };
+  return { hashes, facts, edgeDigests, stat };
 }
 
 async function full(
@@ -215,7 +350,7 @@ async function full(
   summary: IndexSummary,
   progress: (p: Progress) => void,
   mark: (phase: string) => void,
-): Promise<void> {
+): Promise<PreviousState> {
   const facts = await analyze(read, summary, progress);
   summary.files.added = facts.map((f) => f.path);
   mark("parse");
@@ -249,14 +384,21 @@ async function full(
     await db.hashSet(staged[1], Object.fromEntries(slice.map((f) => [f.path, JSON.stringify(f)])));
     await db.hashSet(staged[3], edgeLists(resolution, slice.map((f) => f.path)));
   }
-  await db.hashSet(staged[2], edgeCache(resolution, facts.map((f) => f.path)).digests);
+  const edgeDigests = edgeCache(resolution, facts.map((f) => f.path)).digests;
+  await db.hashSet(staged[2], edgeDigests);
   // The swap: the graph first (readers see old or new, never half), then its hashes and facts.
   await db.command(["RENAME", ref.keys.staging, ref.keys.graph]);
-  await db.command(["DEL", ...caches, ref.keys.pending]);
+  await db.command(["DEL", ...caches, ref.keys.stat, ref.keys.pending]);
   if (facts.length) {
     for (let i = 0; i < caches.length; i++) await db.command(["RENAME", staged[i], caches[i]]);
   }
   mark("write");
+  return {
+    hashes: new Map(facts.map((f) => [f.path, f.hash])),
+    facts: new Map(facts.map((f) => [f.path, f])),
+    edgeDigests,
+    stat: new Map(),
+  };
 }
 
 async function incremental(
@@ -267,7 +409,7 @@ async function incremental(
   summary: IndexSummary,
   progress: (p: Progress) => void,
   mark: (phase: string) => void,
-): Promise<void> {
+): Promise<PreviousState> {
   const added: ReadFile[] = [];
   const modified: ReadFile[] = [];
   for (const [path, file] of current) {
@@ -285,7 +427,7 @@ async function incremental(
       facts: previous.facts.values(),
       codeUnchanged: true,
     });
-    return;
+    return previous;
   }
 
   const fresh = await analyze([...added, ...modified], summary, progress);
@@ -371,6 +513,15 @@ async function incremental(
   await db.command(["DEL", ref.keys.pending]);
   mark("write");
   if (rewire.length) log.debug(`incremental: rewired edges of ${rewire.length} unchanged file(s)`);
+  const hashes = new Map(previous.hashes);
+  const edgeDigests = { ...previous.edgeDigests };
+  for (const p of gone) {
+    hashes.delete(p);
+    delete edgeDigests[p];
+  }
+  for (const f of fresh) hashes.set(f.path, f.hash);
+  Object.assign(edgeDigests, pick(cache.digests, touchedFiles));
+  return { hashes, facts: nextFacts, edgeDigests, stat: previous.stat };
 }
 
 async function analyze(
@@ -460,7 +611,33 @@ export function statDigestOf(files: { path: string; size: number; mtime: number 
   return h.digest("hex").slice(0, 32);
 }
 
-async function writeInfo(db: Db, ref: ProjectRef, s: IndexSummary, files: number, digest: string) {
+/** The counts the last run stored, when nothing changed since (a no-op run need not count). */
+async function storedCounts(
+  db: Db,
+  ref: ProjectRef,
+): Promise<Awaited<ReturnType<typeof graphCounts>> | undefined> {
+  const info = await db.hashGetAll(ref.keys.info);
+  try {
+    const files = Number(info.files);
+    if (!info.symbols_by_kind || !info.edges_by_type || !Number.isFinite(files)) return undefined;
+    return {
+      files,
+      symbols: JSON.parse(info.symbols_by_kind) as Record<string, number>,
+      edges: JSON.parse(info.edges_by_type) as Record<string, number>,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+async function writeInfo(
+  db: Db,
+  ref: ProjectRef,
+  s: IndexSummary,
+  files: number,
+  digest: string,
+  generation: string,
+) {
   const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
   await db.command(["DEL", ref.keys.info]);
   await db.hashSet(ref.keys.info, {
@@ -477,5 +654,6 @@ async function writeInfo(db: Db, ref: ProjectRef, s: IndexSummary, files: number
     symbols_by_kind: JSON.stringify(s.symbols),
     edges_by_type: JSON.stringify(s.edges),
     stat_digest: digest,
+    generation,
   });
 }
