@@ -70,6 +70,25 @@ export interface SessionOptions {
   connect?: () => Promise<Db>;
   /** Keep staleness answers this long (ms); 0 in a one-shot CLI run. */
   cacheMs?: number;
+  /** Keep indexed state in memory between runs (a long-lived server; see IndexOptions.resident). */
+  resident?: boolean;
+  /** Keeps graphs current as files change (src/watch/), made once the session exists. */
+  freshness?: (session: Session) => Freshness;
+}
+
+/**
+ * What keeps graphs current in a long-lived server (src/watch/ implements it): the session tells it
+ * which projects it serves, and asks it before answering whether a graph is being updated.
+ */
+export interface Freshness {
+  /** A graph of this repository exists now (found or just indexed): keep it current. */
+  watch(ref: ProjectRef): void;
+  /**
+   * For a graph kept current: waits for an update under way (up to a short deadline) and returns
+   * the header note to add ("" when current). Undefined for a graph nobody keeps current.
+   */
+  settle(graph: string): Promise<string | undefined>;
+  close(): Promise<void>;
 }
 
 export function autoIndexFromEnv(): boolean {
@@ -83,9 +102,11 @@ export class Session {
   #stale = new Map<string, { at: number; key: string; value: Staleness | undefined }>();
   #defaultRef = new Map<string, { at: number; ref: Promise<ProjectRef> }>();
   readonly autoIndex: boolean;
+  readonly freshness: Freshness | undefined;
 
   constructor(readonly opts: SessionOptions) {
     this.autoIndex = opts.autoIndex ?? autoIndexFromEnv();
+    this.freshness = opts.freshness?.(this);
   }
 
   /** The database, connected on first use. */
@@ -114,9 +135,15 @@ export class Session {
   }
 
   async close(): Promise<void> {
+    await this.freshness?.close().catch(() => {});
     const p = this.#db;
     this.#db = undefined;
     if (p) await p.then((db) => db.close()).catch(() => {});
+  }
+
+  /** Forgets the cached default (project, branch): HEAD moved. */
+  forgetRefs(): void {
+    this.#defaultRef.clear();
   }
 
   /** The default path's (project, branch), cached briefly (each resolution runs git). */
@@ -217,10 +244,18 @@ export class Session {
       indexed = await this.index(ref, { onProgress: call.onProgress });
       notes.push(`indexed now (first use): ${plural(indexed.files.scanned, "file")}`);
     }
+    // A graph kept current needs no staleness check: an update under way is waited for instead.
+    let updating: string | undefined;
+    if (this.freshness && isRef(ref) && !args.branch) {
+      this.freshness.watch(ref);
+      updating = await this.freshness.settle(keys.graph);
+    }
     const info = (await readInfo(db, ref.project, ref.branch)) ??
       { project: ref.project, branch: ref.branch, graph: keys.graph };
-    const staleness = indexed ? undefined : await this.staleness(db, info);
-    const note = stalenessNote(staleness);
+    const staleness = indexed || updating !== undefined
+      ? undefined
+      : await this.staleness(db, info);
+    const note = updating || stalenessNote(staleness);
     if (note) notes.push(note);
     return {
       project: ref.project,
@@ -238,7 +273,7 @@ export class Session {
   /** Indexes a project; concurrent calls for one graph share one run. */
   async index(
     ref: ProjectRef,
-    opts: { full?: boolean; onProgress?: (p: Progress) => void } = {},
+    opts: { full?: boolean; onProgress?: (p: Progress) => void; resident?: boolean } = {},
   ): Promise<IndexSummary> {
     const running = this.#indexing.get(ref.keys.graph);
     if (running) return await running;
@@ -248,6 +283,7 @@ export class Session {
       indexProject(db, ref, {
         full: opts.full,
         onProgress: opts.onProgress,
+        resident: opts.resident ?? this.opts.resident,
         waitMs: SERVER_LOCK_WAIT_MS,
         onLock: (message) => log.info(message),
       })
