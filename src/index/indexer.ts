@@ -244,6 +244,31 @@ export function dropResident(graph: string): void {
   residents.delete(graph);
 }
 
+/**
+ * Loads a graph's stored state (hashes, facts, edge digests, stat cache) into memory for later
+ * resident runs, so a long-lived server's first edit reloads nothing either. Under the index lock
+ * (skipped when another indexer holds it: that run leaves its own state). True when kept.
+ */
+export async function warmResident(db: Db, ref: ProjectRef): Promise<boolean> {
+  const kept = residents.get(ref.keys.graph);
+  const stored = await db.command<string | null>(["HGET", ref.keys.info, "generation"]);
+  if (!stored || kept?.generation === stored) return Boolean(stored);
+  try {
+    return await withLock(db, ref.keys.lock, `${ref.project}:${ref.branch}`, async () => {
+      const generation = await db.command<string | null>(["HGET", ref.keys.info, "generation"]);
+      if (!generation || await db.command<number>(["EXISTS", ref.keys.pending])) return false;
+      const hashes = new Map(Object.entries(await db.hashGetAll(ref.keys.files)));
+      const stat = new Map(Object.entries(await db.hashGetAll(ref.keys.stat)));
+      const previous = await loadPrevious(db, ref, { hashes, stat, generation }, []);
+      if (!previous) return false;
+      residents.set(ref.keys.graph, { ...previous, generation });
+      return true;
+    });
+  } catch {
+    return false; // another indexer holds the lock
+  }
+}
+
 /** The cheap part of the last run's state: hashes and stat cache (or all of it, when resident). */
 interface PriorState {
   hashes: Map<string, string>;

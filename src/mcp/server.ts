@@ -158,8 +158,11 @@ export async function serveStdio(opts: SessionOptions): Promise<number> {
   let resolveDone: (code: number) => void = () => {};
   const done = new Promise<number>((r) => (resolveDone = r));
 
+  let shuttingDown = false;
   const shutdown = (why: string) => {
-    if (closing) return;
+    // Set before closing: server.close() closes the transport, whose onclose calls this again.
+    if (shuttingDown) return;
+    shuttingDown = true;
     log.debug(`mcp: shutting down (${why})`);
     closing = (async () => {
       await server.close().catch(() => {});

@@ -7,7 +7,7 @@ import type { Db } from "../db/client.ts";
 import { DbUnavailableError } from "../db/client.ts";
 import { ensureDb } from "../db/ensure.ts";
 import { CgraphError, echo } from "../errors.ts";
-import { indexProject, type IndexSummary, type Progress } from "../index/indexer.ts";
+import { indexProject, type IndexSummary, type Progress, warmResident } from "../index/indexer.ts";
 import { type GraphInfo, listGraphs, readInfo } from "../project/catalog.ts";
 import { gitHasRevision, type ProjectRef, resolveProject } from "../project/identity.ts";
 import { displayName, type GraphKeys, keysFor, sanitizeName } from "../project/names.ts";
@@ -295,6 +295,12 @@ export class Session {
       this.#indexing.delete(ref.keys.graph);
       this.#stale.clear();
     }
+  }
+
+  /** Loads a graph's stored state into memory for the next resident run (see warmResident). */
+  async warm(ref: ProjectRef): Promise<boolean> {
+    if (!this.opts.resident) return false;
+    return await warmResident(await this.db(), ref);
   }
 
   /** Whether a project's graph has a File node for `path`. */

@@ -54,6 +54,8 @@ export class ProjectWatcher {
   #ignores = ignoreList();
   #closed = false;
   #lastError = "";
+  /** Graphs whose stored state was loaded into memory once (Session.warm). */
+  #warmed = new Set<string>();
   /** The last update failed (the database away?): the health check retries it. */
   #failed = false;
   /** Paths changed by the update in flight and those waiting (for the updating note). */
@@ -242,12 +244,20 @@ export class ProjectWatcher {
       }
       const summary = await this.#session.index(this.ref, { resident: true });
       this.#lastError = "";
+      // After a no-op catch-up nothing is in memory yet: it is loaded in the background (under
+      // the index lock; calls need not wait for it), so the first edit reloads nothing.
+      if (!this.#warmed.has(this.ref.keys.graph)) {
+        this.#warmed.add(this.ref.keys.graph);
+        this.#session.warm(this.ref).catch(() => false);
+      }
       const changed = summary.files.added.length + summary.files.modified.length +
         summary.files.deleted.length;
       this.#opts.onUpdate?.({ kind: "indexed", ref: this.ref, summary, changed });
       if (changed || summary.mode === "full") {
         log.debug(
-          `watch: ${this.ref.project}:${this.ref.branch} ${summary.mode}, ${changed} file(s) in ${summary.durationMs} ms`,
+          `watch: ${this.ref.project}:${this.ref.branch} ${summary.mode}, ${changed} file(s) in ${summary.durationMs} ms ${
+            JSON.stringify(summary.timings)
+          }`,
         );
       }
     } catch (err) {
