@@ -16,8 +16,10 @@ export function racyMs(): number {
   const n = Number(Deno.env.get("CGRAPH_STAT_RACY_MS"));
   return Deno.env.get("CGRAPH_STAT_RACY_MS") !== undefined && Number.isFinite(n) && n >= 0
     ? n
-    : 2000;
+    : RACY_DEFAULT_MS;
 }
+
+export const RACY_DEFAULT_MS = 2000;
 
 /** The stored form of a stat: `size mtime ctime inode`. */
 export function statEntry(s: FileStat): string {
