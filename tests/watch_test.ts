@@ -276,6 +276,31 @@ Deno.test({ name: "watch: a checkout switches to that branch's graph", ...opts }
   }
 });
 
+Deno.test({ name: "watch: a worktree's own HEAD is followed", ...opts }, async () => {
+  const db = await testDb();
+  const main = await pythonRepo();
+  const wt = `${main}-wt`;
+  await git(main, "worktree", "add", "-q", "-b", "side", wt);
+  const ref = await resolveProject(wt);
+  const s = await connectMcp([wt], childEnv({ FALKORDB_URL: dbUrl(db), ...FAST }));
+  try {
+    assertEquals(ref.branch, "side");
+    await callers(s);
+    // The worktree's HEAD lives in the main repository's .git/worktrees/<name>, outside its folder.
+    await git(wt, "checkout", "-q", "-b", "side2");
+    await Deno.writeTextFile(join(wt, "side2.py"), caller("on_side_two"));
+    await until("the side2 graph", async () => (await callers(s)).includes("on_side_two"));
+    const graphs = await db.listGraphs();
+    assert(graphs.includes(keysFor(ref.project, "side2").graph), graphs.join(", "));
+    assert(!JSON.stringify(await dumpGraph(db, ref.keys.graph)).includes("on_side_two"));
+  } finally {
+    await s.close();
+    await dropProject(db, ref.project);
+    await Deno.remove(wt, { recursive: true });
+    await Deno.remove(main, { recursive: true });
+  }
+});
+
 Deno.test(
   { name: "watch: two servers on one repository both answer fresh, one index at a time", ...opts },
   async () => {
