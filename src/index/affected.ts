@@ -142,11 +142,23 @@ export function affectedFiles(
 ): Set<string> | undefined {
   const names = new Set<string>();
   // Defined anywhere, before or after the edit (the resolver's own test is narrower).
+  const known = new Map<string, boolean>();
   const defined = (name: string) => {
-    for (const facts of [before, after]) {
-      for (const f of facts.values()) if (definedNames(f).has(name)) return true;
+    let found = known.get(name);
+    if (found === undefined) {
+      found = false;
+      for (const facts of [before, after]) {
+        for (const f of facts.values()) {
+          if (definedNames(f).has(name)) {
+            found = true;
+            break;
+          }
+        }
+        if (found) break;
+      }
+      known.set(name, found);
     }
-    return false;
+    return found;
   };
   for (const path of changed) {
     const a = before.get(path);

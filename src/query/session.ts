@@ -17,6 +17,8 @@ import { log } from "../log.ts";
 
 /** How long a tool call waits for an indexer of the same graph elsewhere (CLI, another server). */
 const SERVER_LOCK_WAIT_MS = 60_000;
+/** How long the default (project, branch) is kept when a watcher reports HEAD moves. */
+const REF_TTL_WATCHED_MS = 30_000;
 import { indexedSummary } from "./projects.ts";
 import { checkStaleness, type Staleness, stalenessNote } from "./staleness.ts";
 
@@ -151,7 +153,9 @@ export class Session {
     const key = branch ?? "";
     const hit = this.#defaultRef.get(key);
     const now = Date.now();
-    if (hit && now - hit.at < (this.opts.cacheMs ?? 2000)) return hit.ref;
+    // Kept longer while a watcher follows HEAD (it calls forgetRefs when HEAD moves).
+    const ttl = this.freshness ? REF_TTL_WATCHED_MS : (this.opts.cacheMs ?? 2000);
+    if (hit && now - hit.at < ttl) return hit.ref;
     const ref = resolveProject(this.opts.defaultPath, {
       project: this.opts.project,
       branch: branch ?? this.opts.branch,
