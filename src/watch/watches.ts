@@ -12,6 +12,9 @@ import type { Freshness, Session } from "../query/session.ts";
 import { envMs, watchEnabled } from "./debounce.ts";
 import { ProjectWatcher, type WatchOptions } from "./project.ts";
 
+/** How long a folder the system refused to watch is left unwatched before another try. */
+const RETRY_REFUSED_MS = 5 * 60_000;
+
 export class Watches implements Freshness {
   #byRoot = new Map<string, ProjectWatcher>();
   #closed = false;
@@ -57,15 +60,25 @@ export class Watches implements Freshness {
 
   #add(ref: ProjectRef, pinned: { project?: string; branch?: string }) {
     if (this.#closed || this.#byRoot.has(ref.root)) return undefined;
+    // A folder the system refused to watch (inotify limits) is tried again after a while only.
+    const refused = this.#refused.get(ref.root);
+    if (refused !== undefined && Date.now() - refused < RETRY_REFUSED_MS) return undefined;
     const w = new ProjectWatcher(this.session, ref, { ...this.opts, ...pinned });
     this.#byRoot.set(ref.root, w);
     w.start().catch((err) => {
-      log.warn(`watch: cannot watch ${ref.root}: ${describeError(err)}`);
+      log.warn(
+        `watch: cannot watch ${ref.root} (its graph keeps the staleness header): ${
+          describeError(err)
+        }`,
+      );
+      this.#refused.set(ref.root, Date.now());
       if (this.#byRoot.get(ref.root) === w) this.#byRoot.delete(ref.root);
       void w.close();
     });
     return w;
   }
+
+  #refused = new Map<string, number>();
 }
 
 /**
