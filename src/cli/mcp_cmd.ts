@@ -66,8 +66,8 @@ export const mcpCommand: Command = {
       defaultPath: path,
       project: values.project,
       branch: values.branch,
-      // A long-lived server keeps its graphs current (CODE_GRAPH_WATCH=false: it does not).
-      resident: true,
+      // A long-lived server keeps its graphs current (CODE_GRAPH_WATCH=false: it does not); what
+      // the watched ones need is kept in memory (IndexOptions.resident).
       freshness: serverFreshness(),
     };
     const transport = (Deno.env.get("MCP_TRANSPORT") ?? "").trim().toLowerCase();

@@ -303,7 +303,6 @@ export class Session {
 
   /** Loads a graph's stored state into memory for the next resident run (see warmResident). */
   async warm(ref: ProjectRef): Promise<boolean> {
-    if (!this.opts.resident) return false;
     return await warmResident(await this.db(), ref);
   }
 

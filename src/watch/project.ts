@@ -8,7 +8,7 @@
  */
 import { isAbsolute, join, relative, sep } from "node:path";
 import { describeError } from "../errors.ts";
-import type { IndexSummary } from "../index/indexer.ts";
+import { dropResident, type IndexSummary } from "../index/indexer.ts";
 import { gitIgnored, ignoreList, isIgnoredPath } from "../index/walk.ts";
 import { log } from "../log.ts";
 import { type ProjectRef, resolveProject } from "../project/identity.ts";
@@ -141,15 +141,25 @@ export class ProjectWatcher {
     const main = Deno.watchFs(this.root, { recursive: true });
     this.#fsWatchers.push(main);
     this.#consume(main);
-    // A worktree's HEAD lives outside its folder (in the main repository's .git/worktrees/<name>).
-    this.#gitDir = await gitDir(this.root);
-    if (this.#gitDir && !isInsideDir(this.root, this.#gitDir)) {
+    await this.#refreshGitDir();
+  }
+
+  /**
+   * Where HEAD lives: a worktree's is outside its folder (the main repository's
+   * .git/worktrees/<name>), so that folder is watched too. Found again when a repository appears
+   * (`git init` in a watched folder, a clone in place of a removed one).
+   */
+  async #refreshGitDir(): Promise<void> {
+    const found = await gitDir(this.root);
+    if (found === this.#gitDir) return;
+    this.#gitDir = found;
+    if (found && !isInsideDir(this.root, found)) {
       try {
-        const heads = Deno.watchFs(this.#gitDir, { recursive: false });
+        const heads = Deno.watchFs(found, { recursive: false });
         this.#fsWatchers.push(heads);
         this.#consume(heads);
       } catch (err) {
-        log.debug(`watch: cannot watch ${this.#gitDir}: ${describeError(err)}`);
+        log.debug(`watch: cannot watch ${found}: ${describeError(err)}`);
       }
     }
   }
@@ -188,6 +198,15 @@ export class ProjectWatcher {
       }
       const rel = relative(this.root, abs).split(sep).join("/");
       if (!rel || rel.startsWith("../") || isAbsolute(rel)) continue;
+      // A repository appearing here (git init, a clone): its HEAD decides the branch from now on;
+      // so does the first commit of an unborn branch (HEAD's file stays as it was).
+      if (
+        (rel === ".git" || rel.startsWith(".git/")) &&
+        (!this.#gitDir || (this.ref.branch === "_unborn" && rel.startsWith(".git/refs/heads/")))
+      ) {
+        flags.push(FLAG_HEAD);
+        continue;
+      }
       if (isIgnoredPath(rel, this.#ignores)) continue;
       changed.push(rel);
     }
@@ -231,7 +250,10 @@ export class ProjectWatcher {
     try {
       await this.#ready;
       if (!(await exists(this.root))) return;
-      if (flags.has(FLAG_HEAD)) await this.#followHead();
+      if (flags.has(FLAG_HEAD)) {
+        await this.#refreshGitDir();
+        await this.#followHead();
+      }
       const relevant = [...paths];
       if (!flags.size && relevant.length) {
         // Only files git would list count: an event batch wholly in ignored folders is dropped.
@@ -284,6 +306,9 @@ export class ProjectWatcher {
       return;
     }
     const from = this.ref.branch;
+    // What was kept in memory for the branch left behind is reloaded if it comes back.
+    dropResident(this.ref.keys.graph);
+    this.#warmed.delete(this.ref.keys.graph);
     this.ref = next;
     log.debug(`watch: HEAD of ${this.root} moved from ${from} to ${next.branch}`);
     this.#opts.onUpdate?.({ kind: "branch", ref: next, from });
