@@ -1,7 +1,9 @@
 /**
- * Benchmarks (`deno task bench [path] [--files N] [--large] [--mcp-only]`): indexing (cold full
- * index, no-op incremental and one-file-edit incremental on a generated repository, and on `path`
- * when given, with peak RSS), then the MCP tools over stdio (bench/mcp.ts: latencies and token
+ * Benchmarks (`deno task bench [path] [--files N] [--large] [--mcp-only] [--fresh-only]
+ * [--fresh-files 1000,10000]`): indexing (cold full index, no-op incremental and one-file-edit
+ * incremental on a generated repository, and on `path` when given, with peak RSS), then freshness
+ * (bench/fresh.ts: CLI no-op and one-file edit, edit-to-fresh through a watching MCP server, at
+ * each `--fresh-files` size, beside the previous run's figures), then the MCP tools over stdio (bench/mcp.ts: latencies and token
  * counts), then memory_linked_search on a warm server (bench/memory.ts), then `cgraph view`'s
  * drawing times in headless Chromium (bench/view.ts; `--view-files N`, default 10,000), a new
  * git worktree of a generated repository (bench/branch.ts; `--branch-files N`, default 10,000),
@@ -14,10 +16,12 @@ import { parseArgs } from "node:util";
 import { join } from "node:path";
 import { ensureDb } from "../src/db/ensure.ts";
 import { indexProject } from "../src/index/indexer.ts";
+import { RACY_DEFAULT_MS } from "../src/index/stat_cache.ts";
 import { deleteGraphs } from "../src/project/catalog.ts";
 import { resolveProject } from "../src/project/identity.ts";
 import { generateRepo } from "./genrepo.ts";
 import { benchBranch } from "./branch.ts";
+import { benchFresh } from "./fresh.ts";
 import { benchMcp } from "./mcp.ts";
 import { benchMemory } from "./memory.ts";
 import { benchView } from "./view.ts";
@@ -33,6 +37,8 @@ const { values, positionals } = parseArgs({
     "skip-drills": { type: "boolean" },
     "drills-only": { type: "boolean" },
     "branch-files": { type: "string", default: "10000" },
+    "fresh-files": { type: "string", default: "1000,10000" },
+    "fresh-only": { type: "boolean" },
   },
   allowPositionals: true,
 });
@@ -59,6 +65,9 @@ async function benchRepo(
     const cold = await indexProject(db, ref, { full: true });
     const coldMs = performance.now() - t;
     const coldPeak = peak;
+    // Files younger than the stat cache's racy window are always read: a real tree is older.
+    await new Promise((r) => setTimeout(r, RACY_DEFAULT_MS + 100));
+    await indexProject(db, ref);
     t = performance.now();
     await indexProject(db, ref);
     const noopMs = performance.now() - t;
@@ -95,19 +104,29 @@ async function benchRepo(
 
 const tmp = await Deno.makeTempDir({ prefix: "cgraph-bench-" });
 try {
-  if (!values["drills-only"]) {
-    if (!values["mcp-only"]) await benchIndexing();
-    await benchMcp(db, { files: 1500, calls: 200, warmup: 20, paced: 5 });
-    await benchMemory(db, { files: 1000, calls: 200 });
-    await benchView(db, { files: Number(values["view-files"]), runs: 3 });
+  const freshSizes = values["fresh-files"].split(",").map(Number).filter((n) => n > 0);
+  if (values["fresh-only"]) {
+    await benchFresh(db, freshSizes);
+  } else if (!values["drills-only"]) {
+    if (!values["mcp-only"]) {
+      await benchIndexing();
+      await benchFresh(db, freshSizes);
+    }
+    await benchRest();
   }
-  if (!values["skip-drills"]) {
+  if (!values["skip-drills"] && !values["fresh-only"]) {
     await benchDrills(db, { soakCalls: 10_000, httpClients: 8, httpCalls: 500, kills: 20 });
   }
 } finally {
   clearInterval(sampler);
   await Deno.remove(tmp, { recursive: true });
   await db.close();
+}
+
+async function benchRest(): Promise<void> {
+  await benchMcp(db, { files: 1500, calls: 200, warmup: 20, paced: 5 });
+  await benchMemory(db, { files: 1000, calls: 200 });
+  await benchView(db, { files: Number(values["view-files"]), runs: 3 });
 }
 
 async function benchIndexing(): Promise<void> {

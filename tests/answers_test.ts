@@ -48,7 +48,8 @@ async function withTraps(run: (a: Asker, dir: string) => Promise<void>): Promise
   const db = await testDb();
   const project = uniqueName("t-traps");
   const dir = await trapsRepo();
-  const env = { FALKORDB_URL: dbUrl(db) };
+  // Unwatched, as the CLI it is compared with: edits reach the graph through the tools' own runs.
+  const env = { FALKORDB_URL: dbUrl(db), CODE_GRAPH_WATCH: "false" };
   await indexAs(db, dir, project);
   const mcp = await connectMcp([dir, "--project", project, "--branch", "test"], childEnv(env));
   const where = ["-C", dir, "--project", project, "--branch", "test"];

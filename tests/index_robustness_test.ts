@@ -264,6 +264,11 @@ Deno.test({
     assertEquals(s.mode, "full");
     assert(s.warnings.some((w) => /interrupted/.test(w)), s.warnings.join("; "));
     await db.command(["HDEL", keysFor(project, "test").facts, "pkg/mod0.py"]);
+    // A no-op run reads no facts (the graph is left as it is); the first edit needs them.
+    assertEquals((await indexAs(db, dir, project)).mode, "incremental");
+    await Deno.writeTextFile(join(dir, "pkg/mod1.py"), "\ndef extra():\n    return 1\n", {
+      append: true,
+    });
     const t = await indexAs(db, dir, project);
     assertEquals(t.mode, "full");
     assert(t.warnings.some((w) => /corrupt/.test(w)), t.warnings.join("; "));

@@ -12,10 +12,12 @@ import { mcpCommand } from "./mcp_cmd.ts";
 import { initAgentCommand } from "./init_agent_cmd.ts";
 import { queryCommands } from "./query_cmds.ts";
 import { viewCommand } from "./view_cmd.ts";
+import { watchCommand } from "./watch_cmd.ts";
 
 const COMMANDS: Command[] = [
   indexCommand,
   mcpCommand,
+  watchCommand,
   viewCommand,
   // The CLI twins of the MCP tools (`list` is list_projects' twin).
   ...queryCommands,

@@ -7,6 +7,7 @@ import { CgraphError } from "../errors.ts";
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, serveHttp } from "../mcp/http.ts";
 import { serveStdio } from "../mcp/server.ts";
 import { type Command, parseCommandArgs, pathArgument } from "./command.ts";
+import { serverFreshness } from "../watch/watches.ts";
 
 const USAGE = "cgraph mcp [path] [--project P] [--branch B] " +
   "[--http [--port 3000] [--host 127.0.0.1] [--allow-origin O]... [--root DIR]...]";
@@ -70,6 +71,9 @@ export const mcpCommand: Command = {
       defaultPath: path,
       project: values.project,
       branch: values.branch,
+      // A long-lived server keeps its graphs current (CODE_GRAPH_WATCH=false: it does not); what
+      // the watched ones need is kept in memory (IndexOptions.resident).
+      freshness: serverFreshness(),
     };
     const transport = (Deno.env.get("MCP_TRANSPORT") ?? "").trim().toLowerCase();
     if (transport !== "" && !["stdio", "http", "streamable-http"].includes(transport)) {

@@ -71,17 +71,35 @@ function differing(a: string[], b: string[]): string[] {
   return [...a.filter((x) => !sb.has(x)), ...b.filter((x) => !sa.has(x))];
 }
 
-function namesChanged(before: FileFacts, after: FileFacts): Set<string> | undefined {
+const definedCache = new WeakMap<FileFacts, Set<string>>();
+
+/** The names a file defines (anything of those names may be passed as a function value). */
+function definedNames(f: FileFacts): Set<string> {
+  let names = definedCache.get(f);
+  if (!names) {
+    names = new Set(f.defs.map((d) => d.name));
+    definedCache.set(f, names);
+  }
+  return names;
+}
+
+function namesChanged(
+  before: FileFacts,
+  after: FileFacts,
+  defined: (name: string) => boolean,
+): Set<string> | undefined {
   if (
     before.module !== after.module || before.package !== after.package ||
     before.language !== after.language
   ) return undefined;
   // Functions passed as arguments bind parameters in other files (`run(step)`): any change to
-  // such calls re-resolves everything.
+  // such calls re-resolves everything. Only a bare name some definition has can be a function
+  // passed (the resolver binds no other), so calls passing only other names do not count.
   const passing = (f: FileFacts) =>
-    f.calls.filter((c) => c.argTypes?.some((a) => /^=[\w$]+$/.test(a))).map((c) =>
-      `${c.from >= 0 ? f.defs[c.from]?.local : ""}|${c.name}|${c.receiver ?? ""}|${c.argTypes}`
-    );
+    f.calls.filter((c) => c.argTypes?.some((a) => /^=[\w$]+$/.test(a) && defined(a.slice(1))))
+      .map((c) =>
+        `${c.from >= 0 ? f.defs[c.from]?.local : ""}|${c.name}|${c.receiver ?? ""}|${c.argTypes}`
+      );
   if (differing(passing(before), passing(after)).length) return undefined;
   const inherits = (f: FileFacts) =>
     f.inherits.map((i) =>
@@ -123,11 +141,30 @@ export function affectedFiles(
   touched: (path: string) => string[],
 ): Set<string> | undefined {
   const names = new Set<string>();
+  // Defined anywhere, before or after the edit (the resolver's own test is narrower).
+  const known = new Map<string, boolean>();
+  const defined = (name: string) => {
+    let found = known.get(name);
+    if (found === undefined) {
+      found = false;
+      for (const facts of [before, after]) {
+        for (const f of facts.values()) {
+          if (definedNames(f).has(name)) {
+            found = true;
+            break;
+          }
+        }
+        if (found) break;
+      }
+      known.set(name, found);
+    }
+    return found;
+  };
   for (const path of changed) {
     const a = before.get(path);
     const b = after.get(path);
     if (!a || !b) return undefined; // added or removed: the file set itself changed
-    const n = namesChanged(a, b);
+    const n = namesChanged(a, b, defined);
     if (!n) return undefined;
     n.forEach((x) => names.add(x));
   }

@@ -29,6 +29,7 @@ import { analyzeParallel } from "./pool.ts";
 import { type Resolution, resolveAll } from "./resolve/mod.ts";
 import { type Manifests, readManifests } from "./manifests.ts";
 import { readCandidates, type ReadFile } from "./scan.ts";
+import { nextStatCache, statLookup } from "./stat_cache.ts";
 import { type Skipped, walkRepository } from "./walk.ts";
 import { GraphWriter } from "./writer.ts";
 import { StagingStream } from "./staging.ts";
@@ -60,6 +61,12 @@ export interface IndexOptions {
   onLock?: (message: string) => void;
   /** Graphs a project keeps, least recently used dropped first (default: the environment's). */
   maxGraphs?: number;
+  /**
+   * Keep this graph's hashes, facts and edge digests in memory after the run, and start the next
+   * run from them while the database still holds the generation they describe (a long-lived
+   * server): an edit then reloads nothing from the database.
+   */
+  resident?: boolean;
 }
 
 /** How long a new branch waits for its base graph's indexer before indexing in full. */
@@ -82,6 +89,8 @@ export interface IndexSummary {
     modified: string[];
     deleted: string[];
     unchanged: number;
+    /** Files read and hashed (the rest the stat cache vouched for). */
+    hashed: number;
     skipped: Skipped[];
     unsupported: number;
     parseErrors: number;
@@ -115,6 +124,16 @@ export async function indexProject(
 }
 
 async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSummary> {
+  try {
+    return await runLocked(db, ref, opts);
+  } catch (err) {
+    // What this process kept may no longer match the database: the next run reloads it.
+    residents.delete(ref.keys.graph);
+    throw err;
+  }
+}
+
+async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSummary> {
   const started = performance.now();
   const progress = opts.onProgress ?? (() => {});
   const warnings: string[] = [];
@@ -128,9 +147,7 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
   seeding?.catch(() => {}); // awaited below; a scan that throws first must not leave it unhandled
   const walk = await walkRepository(ref.root);
   const skipped = walk.skipped;
-  const read = await readCandidates(walk.files, skipped);
   const manifests = await readManifests(ref.root, walk.manifests);
-  const current = new Map(read.map((f) => [f.candidate.path, f]));
   const timings: Record<string, number> = {};
   let lap = started;
   const mark = (phase: string) => {
@@ -142,20 +159,49 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
 
   const seed: Seed | undefined = await seeding;
   if (seeding) mark("copy");
-  const previous = await previousState(db, ref, opts.full === true, warnings, seed !== undefined);
+  let prior = await priorState(db, ref, opts, warnings, seed !== undefined);
   mark("load");
   // The graph must be whole before anything is written to it.
   const graphReady = seed
     ? () => seed.graphReady.catch((err) => Promise.reject(new SeedFailed(err)))
     : () => Promise.resolve();
-  if (!previous) await graphReady().catch(() => {});
+  const readAt = Date.now();
+  const walkSkipped = skipped.length;
+  let read = await readCandidates(
+    walk.files,
+    skipped,
+    prior ? statLookup(prior.stat, prior.hashes) : undefined,
+  );
+  let current = new Map(read.map((f) => [f.candidate.path, f]));
+  mark("scan");
+
+  let previous: PreviousState | undefined;
+  let noop = false;
+  if (prior) {
+    // A copied graph goes the incremental way, which waits for the copy before writing.
+    noop = !seed && prior.manifestDigest === manifests.digest &&
+      !changesOf(current, prior.hashes).any;
+    if (!noop) {
+      previous = prior.resident ?? await loadPrevious(db, ref, prior, warnings);
+      mark("load");
+      if (!previous) {
+        // A full run reads every file: those the stat cache vouched for are read now.
+        prior = undefined;
+        skipped.length = walkSkipped;
+        read = await readCandidates(walk.files, skipped);
+        current = new Map(read.map((f) => [f.candidate.path, f]));
+        mark("scan");
+      }
+    }
+  }
+  if (!prior) await graphReady().catch(() => {});
   const summary: IndexSummary = {
     project: ref.project,
     branch: ref.branch,
     graph: ref.keys.graph,
     root: ref.root,
     commit: ref.commit,
-    mode: previous ? "incremental" : "full",
+    mode: prior ? "incremental" : "full",
     seededFrom: previous && seed ? seed.branch : undefined,
     files: {
       scanned: read.length,
@@ -163,6 +209,7 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
       modified: [],
       deleted: [],
       unchanged: 0,
+      hashed: read.filter((f) => !f.cached).length,
       skipped,
       unsupported: walk.unsupported,
       parseErrors: 0,
@@ -176,9 +223,36 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
     warnings,
   };
 
-  if (previous) {
+  let state: PreviousState;
+  if (prior && noop) {
+    summary.files.unchanged = current.size;
+    const facts = prior.resident?.facts;
+    await runPostIndexSteps({
+      db,
+      graph: ref.keys.graph,
+      root: ref.root,
+      facts: facts ? facts.values() : () => loadFacts(db, ref, prior!.hashes),
+      codeUnchanged: true,
+    });
+    state = prior.resident ??
+      {
+        hashes: prior.hashes,
+        stat: prior.stat,
+        manifestDigest: prior.manifestDigest,
+      } as PreviousState;
+  } else if (previous) {
     try {
-      await incremental(db, ref, current, previous, summary, progress, mark, graphReady, manifests);
+      state = await incremental(
+        db,
+        ref,
+        current,
+        previous,
+        summary,
+        progress,
+        mark,
+        graphReady,
+        manifests,
+      );
     } catch (err) {
       // The graph could not be copied (nothing was written yet): a full index instead.
       if (!(err instanceof SeedFailed)) throw err;
@@ -188,13 +262,21 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
       Object.assign(summary, { mode: "full", seededFrom: undefined });
       Object.assign(summary.files, { added: [], modified: [], deleted: [], unchanged: 0 });
       Object.assign(summary.files, { parseErrors: 0, syntaxErrors: [] });
-      await full(db, ref, read, summary, progress, mark, manifests);
+      state = await full(db, ref, read, summary, progress, mark, manifests);
     }
-  } else await full(db, ref, read, summary, progress, mark, manifests);
+  } else state = await full(db, ref, read, summary, progress, mark, manifests);
 
-  const counts = await graphCounts(db, ref.keys.graph);
+  // The stat cache: files read (or vouched for) and settled, for the paths the graph holds.
+  const stat = nextStatCache(read, (p) => state.hashes.has(p), prior?.stat ?? new Map(), readAt);
+  if (stat.del.length) await db.command(["HDEL", ref.keys.stat, ...stat.del]);
+  if (Object.keys(stat.set).length) await db.hashSet(ref.keys.stat, stat.set);
+  state.stat = stat.entries;
+
+  const counts = (noop ? await storedCounts(db, ref) : undefined) ??
+    await graphCounts(db, ref.keys.graph);
   summary.symbols = counts.symbols;
   summary.edges = counts.edges;
+  const generation = noop && prior?.generation ? prior.generation : crypto.randomUUID();
   await writeInfo(
     db,
     ref,
@@ -202,7 +284,11 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
     counts.files,
     manifests.digest,
     statDigestOf(read.map((f) => ({ path: f.candidate.path, size: f.size, mtime: f.mtime }))),
+    generation,
   );
+  if (opts.resident && state.facts) {
+    residents.set(ref.keys.graph, { ...state, generation });
+  } else residents.delete(ref.keys.graph);
   mark("meta");
   summary.durationMs = Math.round(performance.now() - started);
   summary.filesPerSecond = Math.round(read.length / Math.max(summary.durationMs / 1000, 0.001));
@@ -210,24 +296,80 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
   return summary;
 }
 
-interface PreviousState {
-  hashes: Map<string, string>;
-  facts: Map<string, FileFacts>;
-  /** Per file: `digest\ttouched paths` of the edges it owns (see edgeCache). */
-  edgeDigests: Record<string, string>;
-  /** Digest of the project files the last run resolved with (see manifests.ts). */
-  manifestDigest: string | undefined;
+/** Whether any file was added, modified or deleted against the stored hashes. */
+function changesOf(current: Map<string, ReadFile>, hashes: Map<string, string>): { any: boolean } {
+  if (current.size !== hashes.size) return { any: true };
+  for (const [path, file] of current) if (hashes.get(path) !== file.hash) return { any: true };
+  return { any: false };
 }
 
-/** The last run's hashes and facts, or undefined when this run must be full (and why). */
-async function previousState(
+/** What a long-lived process keeps per graph between runs (opts.resident). */
+interface Resident extends PreviousState {
+  generation: string;
+}
+
+const residents = new Map<string, Resident>();
+
+/** Forgets what this process keeps of a graph (it was deleted or rebuilt elsewhere). */
+export function dropResident(graph: string): void {
+  residents.delete(graph);
+}
+
+/**
+ * Loads a graph's stored state (hashes, facts, edge digests, stat cache) into memory for later
+ * resident runs, so a long-lived server's first edit reloads nothing either. Under the index lock
+ * (skipped when another indexer holds it: that run leaves its own state). True when kept.
+ */
+export async function warmResident(db: Db, ref: ProjectRef): Promise<boolean> {
+  const kept = residents.get(ref.keys.graph);
+  const stored = await db.command<string | null>(["HGET", ref.keys.info, "generation"]);
+  if (!stored || kept?.generation === stored) return Boolean(stored);
+  try {
+    return await withLock(db, ref.keys.lock, `${ref.project}:${ref.branch}`, async () => {
+      const generation = await db.command<string | null>(["HGET", ref.keys.info, "generation"]);
+      if (!generation || await db.command<number>(["EXISTS", ref.keys.pending])) return false;
+      const hashes = new Map(Object.entries(await db.hashGetAll(ref.keys.files)));
+      const stat = new Map(Object.entries(await db.hashGetAll(ref.keys.stat)));
+      const manifestDigest = await db.command<string | null>([
+        "HGET",
+        ref.keys.info,
+        "manifest_digest",
+      ]) ?? undefined;
+      const previous = await loadPrevious(
+        db,
+        ref,
+        { hashes, stat, generation, manifestDigest },
+        [],
+      );
+      if (!previous) return false;
+      residents.set(ref.keys.graph, { ...previous, generation });
+      return true;
+    });
+  } catch {
+    return false; // another indexer holds the lock
+  }
+}
+
+/** The cheap part of the last run's state: hashes and stat cache (or all of it, when resident). */
+interface PriorState {
+  hashes: Map<string, string>;
+  stat: Map<string, string>;
+  generation?: string;
+  /** Digest of the project files the last run resolved with (see manifests.ts). */
+  manifestDigest?: string;
+  /** The whole state, kept in memory by this process and still current in the database. */
+  resident?: Resident;
+}
+
+/** The last run's hashes and stat cache, or undefined when this run must be full (and why). */
+async function priorState(
   db: Db,
   ref: ProjectRef,
-  forceFull: boolean,
+  opts: IndexOptions,
   warnings: string[],
   seeded: boolean,
-): Promise<PreviousState | undefined> {
-  if (forceFull) return undefined;
+): Promise<PriorState | undefined> {
+  if (opts.full) return undefined;
   // A seeded graph is still being copied: its state is already there.
   const exists = seeded || (await db.graphExists(ref.keys.graph));
   if (!exists) return undefined;
@@ -235,12 +377,65 @@ async function previousState(
     warnings.push("the previous incremental run was interrupted; re-indexing in full");
     return undefined;
   }
+  const [storedGeneration, storedManifests] = await db.command<(string | null)[]>([
+    "HMGET",
+    ref.keys.info,
+    "generation",
+    "manifest_digest",
+  ]);
+  const generation = storedGeneration ?? undefined;
+  const manifestDigest = storedManifests ?? undefined;
+  const kept = residents.get(ref.keys.graph);
+  if (opts.resident && kept && generation && kept.generation === generation) {
+    return { hashes: kept.hashes, stat: kept.stat, generation, manifestDigest, resident: kept };
+  }
   const hashes = new Map(Object.entries(await db.hashGetAll(ref.keys.files)));
-  const rawFacts = await db.hashGetAll(ref.keys.facts);
   if (hashes.size === 0) {
     warnings.push("no file hashes stored for this graph; re-indexing in full");
     return undefined;
   }
+  const stat = new Map(Object.entries(await db.hashGetAll(ref.keys.stat)));
+  return { hashes, stat, generation, manifestDigest };
+}
+
+/** The stored facts of every file of `hashes` (for the post-index steps of a no-op run). */
+async function loadFacts(
+  db: Db,
+  ref: ProjectRef,
+  hashes: Map<string, string>,
+): Promise<FileFacts[]> {
+  const raw = await db.hashGetAll(ref.keys.facts);
+  const out: FileFacts[] = [];
+  for (const path of hashes.keys()) {
+    try {
+      if (raw[path]) out.push(JSON.parse(raw[path]) as FileFacts);
+    } catch {
+      // a corrupt entry: the next run that changes code finds it and re-indexes in full
+    }
+  }
+  return out;
+}
+
+interface PreviousState {
+  hashes: Map<string, string>;
+  facts: Map<string, FileFacts>;
+  /** Per file: `digest\ttouched paths` of the edges it owns (see edgeCache). */
+  edgeDigests: Record<string, string>;
+  /** The stat cache (see stat_cache.ts). */
+  stat: Map<string, string>;
+  /** Digest of the project files the last run resolved with (see manifests.ts). */
+  manifestDigest: string | undefined;
+}
+
+/** The last run's facts and edge digests, or undefined when this run must be full (and why). */
+async function loadPrevious(
+  db: Db,
+  ref: ProjectRef,
+  prior: PriorState,
+  warnings: string[],
+): Promise<PreviousState | undefined> {
+  const { hashes, stat } = prior;
+  const rawFacts = await db.hashGetAll(ref.keys.facts);
   const facts = new Map<string, FileFacts>();
   for (const [path, hash] of hashes) {
     const raw = rawFacts[path];
@@ -263,12 +458,7 @@ async function previousState(
     warnings.push("the stored edge cache is missing or incomplete; re-indexing in full");
     return undefined;
   }
-  const manifestDigest = await db.command<string | null>([
-    "HGET",
-    ref.keys.info,
-    "manifest_digest",
-  ]);
-  return { hashes, facts, edgeDigests, manifestDigest: manifestDigest ?? undefined };
+  return { hashes, facts, edgeDigests, stat, manifestDigest: prior.manifestDigest };
 }
 
 async function full(
@@ -279,7 +469,7 @@ async function full(
   progress: (p: Progress) => void,
   mark: (phase: string) => void,
   manifests: Manifests,
-): Promise<void> {
+): Promise<PreviousState> {
   const caches = [ref.keys.files, ref.keys.facts, ref.keys.edges, ref.keys.edgeLists];
   const staged = caches.map((k) => `${k}~staging`);
   // Files, symbols, hashes and facts are written while parsing goes on (see staging.ts).
@@ -309,14 +499,22 @@ async function full(
     const slice = facts.slice(i, i + CACHE_SLICE);
     await db.hashSet(staged[3], edgeLists(resolution, slice.map((f) => f.path)));
   }
-  await db.hashSet(staged[2], edgeCache(resolution, facts.map((f) => f.path)).digests);
+  const edgeDigests = edgeCache(resolution, facts.map((f) => f.path)).digests;
+  await db.hashSet(staged[2], edgeDigests);
   // The swap: the graph first (readers see old or new, never half), then its hashes and facts.
   await db.command(["RENAME", ref.keys.staging, ref.keys.graph]);
-  await db.command(["DEL", ...caches, ref.keys.pending]);
+  await db.command(["DEL", ...caches, ref.keys.stat, ref.keys.pending]);
   if (facts.length) {
     for (let i = 0; i < caches.length; i++) await db.command(["RENAME", staged[i], caches[i]]);
   }
   mark("write");
+  return {
+    hashes: new Map(facts.map((f) => [f.path, f.hash])),
+    facts: new Map(facts.map((f) => [f.path, f])),
+    edgeDigests,
+    stat: new Map(),
+    manifestDigest: manifests.digest,
+  };
 }
 
 async function incremental(
@@ -329,7 +527,7 @@ async function incremental(
   mark: (phase: string) => void,
   graphReady: () => Promise<void>,
   manifests: Manifests,
-): Promise<void> {
+): Promise<PreviousState> {
   // Project files changed (or the last run did not record them): every file is re-resolved.
   const manifestsChanged = previous.manifestDigest !== manifests.digest;
   const added: ReadFile[] = [];
@@ -351,7 +549,7 @@ async function incremental(
       facts: previous.facts.values(),
       codeUnchanged: true,
     });
-    return;
+    return previous;
   }
 
   const fresh = await analyze([...added, ...modified], summary, progress);
@@ -439,6 +637,21 @@ async function incremental(
   await db.command(["DEL", ref.keys.pending]);
   mark("write");
   if (rewire.length) log.debug(`incremental: rewired edges of ${rewire.length} unchanged file(s)`);
+  const hashes = new Map(previous.hashes);
+  const edgeDigests = { ...previous.edgeDigests };
+  for (const p of gone) {
+    hashes.delete(p);
+    delete edgeDigests[p];
+  }
+  for (const f of fresh) hashes.set(f.path, f.hash);
+  Object.assign(edgeDigests, pick(cache.digests, touchedFiles));
+  return {
+    hashes,
+    facts: nextFacts,
+    edgeDigests,
+    stat: previous.stat,
+    manifestDigest: manifests.digest,
+  };
 }
 
 async function analyze(
@@ -530,6 +743,25 @@ export function statDigestOf(files: { path: string; size: number; mtime: number 
   return h.digest("hex").slice(0, 32);
 }
 
+/** The counts the last run stored, when nothing changed since (a no-op run need not count). */
+async function storedCounts(
+  db: Db,
+  ref: ProjectRef,
+): Promise<Awaited<ReturnType<typeof graphCounts>> | undefined> {
+  const info = await db.hashGetAll(ref.keys.info);
+  try {
+    const files = Number(info.files);
+    if (!info.symbols_by_kind || !info.edges_by_type || !Number.isFinite(files)) return undefined;
+    return {
+      files,
+      symbols: JSON.parse(info.symbols_by_kind) as Record<string, number>,
+      edges: JSON.parse(info.edges_by_type) as Record<string, number>,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
 async function writeInfo(
   db: Db,
   ref: ProjectRef,
@@ -537,6 +769,7 @@ async function writeInfo(
   files: number,
   manifestDigest: string,
   digest: string,
+  generation: string,
 ) {
   const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
   await db.command(["DEL", ref.keys.info]);
@@ -556,5 +789,6 @@ async function writeInfo(
     edges_by_type: JSON.stringify(s.edges),
     stat_digest: digest,
     manifest_digest: manifestDigest,
+    generation,
   });
 }

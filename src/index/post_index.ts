@@ -13,10 +13,20 @@ export interface PostIndexContext {
   graph: string;
   /** The repository root. */
   root: string;
-  /** Every file of the graph as it is after this run. */
-  facts: Iterable<FileFacts>;
+  /**
+   * Every file of the graph as it is after this run; on a no-op run, possibly a loader (the facts
+   * are read from the database only if a step needs them).
+   */
+  facts: FactsSource;
   /** No code file changed in this run. */
   codeUnchanged: boolean;
+}
+
+export type FactsSource = Iterable<FileFacts> | (() => Promise<Iterable<FileFacts>>);
+
+/** The facts of a FactsSource, loaded if need be. */
+export async function factsOf(source: FactsSource): Promise<FileFacts[]> {
+  return typeof source === "function" ? [...await source()] : [...source];
 }
 
 export type PostIndexStep = (ctx: PostIndexContext) => Promise<unknown>;

@@ -2,7 +2,7 @@
 import type { FileFacts } from "../graph/facts.ts";
 import { extractFacts, sha256 } from "./extract.ts";
 import { refineLanguage } from "../lang/registry.ts";
-import type { Candidate, Skipped } from "./walk.ts";
+import { type Candidate, type FileStat, fileStatOf, type Skipped } from "./walk.ts";
 
 /** Files larger than this are skipped (and reported): generated code, bundles, data. */
 export function maxFileBytes(): number {
@@ -12,29 +12,59 @@ export function maxFileBytes(): number {
 
 export interface ReadFile {
   candidate: Candidate;
+  /** The file's bytes; empty when the stat cache vouched for its hash (it was not read). */
   bytes: Uint8Array;
   hash: string;
   size: number;
   /** Modification time in ms (0 when the platform has none). */
   mtime: number;
+  /** The stat taken before the file was read (what the stat cache stores). */
+  stat: FileStat;
+  /** True when the hash came from the stat cache, not from reading the file. */
+  cached?: boolean;
 }
 
-/** Reads and hashes candidates; binary, oversized and unreadable files go to `skipped`. */
+const NOT_READ = new Uint8Array(0);
+
+/**
+ * Reads and hashes candidates; binary, oversized and unreadable files go to `skipped`. `known`
+ * (the stat cache) may vouch for a candidate's hash from what the walk's stat saw: that file is
+ * not read.
+ */
 export async function readCandidates(
   candidates: Candidate[],
   skipped: Skipped[],
+  known?: (c: Candidate) => string | undefined,
 ): Promise<ReadFile[]> {
   const limit = maxFileBytes();
   const results: (ReadFile | Skipped)[] = new Array(candidates.length);
+  const toRead: number[] = [];
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i];
+    const hash = c.stat && c.stat.size <= limit ? known?.(c) : undefined;
+    if (hash === undefined) toRead.push(i);
+    else {
+      const stat = c.stat!;
+      results[i] = {
+        candidate: c,
+        bytes: NOT_READ,
+        hash,
+        size: stat.size,
+        mtime: stat.mtime,
+        stat,
+        cached: true,
+      };
+    }
+  }
   // A few reads in flight at once: the disk and the hashing overlap.
   let next = 0;
   const worker = async () => {
-    while (next < candidates.length) {
-      const i = next++;
+    while (next < toRead.length) {
+      const i = toRead[next++];
       results[i] = await readOne(candidates[i], limit);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(16, candidates.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(16, toRead.length) }, worker));
   const out: ReadFile[] = [];
   for (const r of results) {
     if ("reason" in r) skipped.push(r);
@@ -61,6 +91,7 @@ async function readOne(c: Candidate, limit: number): Promise<ReadFile | Skipped>
     hash: sha256(bytes),
     size: st.size,
     mtime: st.mtime?.getTime() ?? 0,
+    stat: fileStatOf(st),
   };
 }
 

@@ -32,7 +32,7 @@ export const INSTRUCTIONS =
   "header line, then one result per line, fields separated by ' | ', paths relative to the " +
   "project root; names are shown without the part their path already says. 'guess 0.7' marks a " +
   "call linked by a unique name only. A header saying 'stale' means files changed since " +
-  "indexing: call index_repo.";
+  "indexing: call index_repo; 'updating' means recent edits are being indexed: ask again.";
 
 /** Overall progress (0-100) from the indexer's phases, for MCP progress notifications. */
 export function overallProgress(p: Progress): number {
@@ -158,8 +158,11 @@ export async function serveStdio(opts: SessionOptions): Promise<number> {
   let resolveDone: (code: number) => void = () => {};
   const done = new Promise<number>((r) => (resolveDone = r));
 
+  let shuttingDown = false;
   const shutdown = (why: string) => {
-    if (closing) return;
+    // Set before closing: server.close() closes the transport, whose onclose calls this again.
+    if (shuttingDown) return;
+    shuttingDown = true;
     log.debug(`mcp: shutting down (${why})`);
     closing = (async () => {
       await server.close().catch(() => {});

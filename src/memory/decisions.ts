@@ -18,10 +18,10 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { Db } from "../db/client.ts";
 import * as Q from "../db/cypher.ts";
-import type { FileFacts } from "../graph/facts.ts";
 import { fileId, shortHash, type SymbolNode, symbolNodes, wordsOf } from "../graph/model.ts";
 import { maxFileBytes } from "../index/scan.ts";
 import { ignoreList } from "../index/walk.ts";
+import { factsOf, type FactsSource } from "../index/post_index.ts";
 
 /** Bumped when parsing or linking changes, so every decision is rewritten once. */
 const PARSER_VERSION = "1";
@@ -397,7 +397,7 @@ export async function syncDecisions(
   db: Db,
   graph: string,
   root: string,
-  facts: Iterable<FileFacts>,
+  facts: FactsSource,
   opts: { codeUnchanged?: boolean } = {},
 ): Promise<DecisionSync> {
   const docs = await readDecisionDocs(root);
@@ -413,7 +413,7 @@ export async function syncDecisions(
   ) {
     return none;
   }
-  const all = [...facts];
+  const all = await factsOf(facts);
   const want = linkDecisions(docs, all.flatMap((f) => symbolNodes(f)), all.map((f) => f.path));
   const haveEdges = new Set(
     (await db.query(graph, Q.CURRENT_MENTIONS, {}, ro)).map((r) => `${r.from}\0${r.to}`),

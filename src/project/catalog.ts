@@ -106,6 +106,7 @@ export async function deleteGraphs(db: Db, project: string, branch?: string): Pr
       keys.facts,
       keys.edges,
       keys.edgeLists,
+      keys.stat,
       keys.lock,
       keys.pending,
     ]);

@@ -48,6 +48,8 @@ export interface GraphKeys {
   edges: string;
   /** Per file: the edges it owns (JSON), read back only when they must be deleted. */
   edgeLists: string;
+  /** Per file: `size mtime ctime inode` when last hashed (the stat cache, see index/stat_cache.ts). */
+  stat: string;
   lock: string;
   pending: string;
 }
@@ -76,6 +78,7 @@ export function keysFor(project: string, branch: string): GraphKeys {
     facts: `${base}_facts`,
     edges: `${base}_edges`,
     edgeLists: `${base}_edgelists`,
+    stat: `${base}_stat`,
     lock: `${base}~lock`,
     pending: `${base}~pending`,
   };
@@ -134,6 +137,7 @@ export function legacyKeysFor(project: string, branch: string): GraphKeys {
     facts: `${base}_facts`,
     edges: `${base}_edges`,
     edgeLists: `${base}_edgelists`,
+    stat: `${base}_stat`,
     lock: `${base}~lock`,
     pending: `${base}~pending`,
   };

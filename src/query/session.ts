@@ -8,7 +8,7 @@ import type { Db } from "../db/client.ts";
 import { DbUnavailableError } from "../db/client.ts";
 import { ensureDb } from "../db/ensure.ts";
 import { CgraphError, echo } from "../errors.ts";
-import { indexProject, type IndexSummary, type Progress } from "../index/indexer.ts";
+import { indexProject, type IndexSummary, type Progress, warmResident } from "../index/indexer.ts";
 import { type GraphInfo, listCatalog, migrateOnce, readInfo } from "../project/catalog.ts";
 import { gitHasRevision, type ProjectRef, resolveProject } from "../project/identity.ts";
 import { displayName, type GraphKeys, keysFor, sanitizeName } from "../project/names.ts";
@@ -21,6 +21,8 @@ import { log } from "../log.ts";
 const TOUCH_EVERY_MS = 60_000;
 /** How long a tool call waits for an indexer of the same graph elsewhere (CLI, another server). */
 const SERVER_LOCK_WAIT_MS = 60_000;
+/** How long the default (project, branch) is kept when a watcher reports HEAD moves. */
+const REF_TTL_WATCHED_MS = 30_000;
 import { indexedSummary } from "./projects.ts";
 import { checkStaleness, type Staleness, stalenessNote } from "./staleness.ts";
 
@@ -79,6 +81,25 @@ export interface SessionOptions {
    * root of a project already in the catalogue). Unset: any path (stdio, the CLI).
    */
   roots?: string[];
+  /** Keep indexed state in memory between runs (a long-lived server; see IndexOptions.resident). */
+  resident?: boolean;
+  /** Keeps graphs current as files change (src/watch/), made once the session exists. */
+  freshness?: (session: Session) => Freshness;
+}
+
+/**
+ * What keeps graphs current in a long-lived server (src/watch/ implements it): the session tells it
+ * which projects it serves, and asks it before answering whether a graph is being updated.
+ */
+export interface Freshness {
+  /** A graph of this repository exists now (found or just indexed): keep it current. */
+  watch(ref: ProjectRef): void;
+  /**
+   * For a graph kept current: waits for an update under way (up to a short deadline) and returns
+   * the header note to add ("" when current). Undefined for a graph nobody keeps current.
+   */
+  settle(graph: string): Promise<string | undefined>;
+  close(): Promise<void>;
 }
 
 export function autoIndexFromEnv(): boolean {
@@ -93,9 +114,11 @@ export class Session {
   #defaultRef = new Map<string, { at: number; ref: Promise<ProjectRef> }>();
   #touched = new Map<string, number>();
   readonly autoIndex: boolean;
+  readonly freshness: Freshness | undefined;
 
   constructor(readonly opts: SessionOptions) {
     this.autoIndex = opts.autoIndex ?? autoIndexFromEnv();
+    this.freshness = opts.freshness?.(this);
   }
 
   /** The database, connected on first use. */
@@ -129,9 +152,15 @@ export class Session {
   }
 
   async close(): Promise<void> {
+    await this.freshness?.close().catch(() => {});
     const p = this.#db;
     this.#db = undefined;
     if (p) await p.then((db) => db.close()).catch(() => {});
+  }
+
+  /** Forgets the cached default (project, branch): HEAD moved. */
+  forgetRefs(): void {
+    this.#defaultRef.clear();
   }
 
   /** The default path's (project, branch), cached briefly (each resolution runs git). */
@@ -139,7 +168,9 @@ export class Session {
     const key = branch ?? "";
     const hit = this.#defaultRef.get(key);
     const now = Date.now();
-    if (hit && now - hit.at < (this.opts.cacheMs ?? 2000)) return hit.ref;
+    // Kept longer while a watcher follows HEAD (it calls forgetRefs when HEAD moves).
+    const ttl = this.freshness ? REF_TTL_WATCHED_MS : (this.opts.cacheMs ?? 2000);
+    if (hit && now - hit.at < ttl) return hit.ref;
     const ref = resolveProject(this.opts.defaultPath, {
       project: this.opts.project,
       branch: branch ?? this.opts.branch,
@@ -259,11 +290,19 @@ export class Session {
       indexed = await this.index(ref, { onProgress: call.onProgress });
       notes.push(`indexed now (first use): ${plural(indexed.files.scanned, "file")}`);
     }
+    // A graph kept current needs no staleness check: an update under way is waited for instead.
+    let updating: string | undefined;
+    if (this.freshness && isRef(ref) && !args.branch) {
+      this.freshness.watch(ref);
+      updating = await this.freshness.settle(keys.graph);
+    }
     const info = (await readInfo(db, ref.project, ref.branch)) ??
       { project: ref.project, branch: ref.branch, graph: keys.graph };
     if (!indexed) await this.touch(db, keys);
-    const staleness = indexed ? undefined : await this.staleness(db, info);
-    const note = stalenessNote(staleness);
+    const staleness = indexed || updating !== undefined
+      ? undefined
+      : await this.staleness(db, info);
+    const note = updating || stalenessNote(staleness);
     if (note) notes.push(note);
     return {
       project: ref.project,
@@ -281,7 +320,7 @@ export class Session {
   /** Indexes a project; concurrent calls for one graph share one run. */
   async index(
     ref: ProjectRef,
-    opts: { full?: boolean; onProgress?: (p: Progress) => void } = {},
+    opts: { full?: boolean; onProgress?: (p: Progress) => void; resident?: boolean } = {},
   ): Promise<IndexSummary> {
     const running = this.#indexing.get(ref.keys.graph);
     if (running) return await running;
@@ -291,6 +330,7 @@ export class Session {
       indexProject(db, ref, {
         full: opts.full,
         onProgress: opts.onProgress,
+        resident: opts.resident ?? this.opts.resident,
         waitMs: SERVER_LOCK_WAIT_MS,
         onLock: (message) => log.info(message),
       })
@@ -310,6 +350,11 @@ export class Session {
     if (now - (this.#touched.get(keys.graph) ?? 0) < TOUCH_EVERY_MS) return;
     this.#touched.set(keys.graph, now);
     await touchGraph(db, keys).catch((err) => log.debug(`touch ${keys.graph}: ${err}`));
+  }
+
+  /** Loads a graph's stored state into memory for the next resident run (see warmResident). */
+  async warm(ref: ProjectRef): Promise<boolean> {
+    return await warmResident(await this.db(), ref);
   }
 
   /** Whether a project's graph has a File node for `path`. */

@@ -7,7 +7,7 @@
 import type { Db } from "../db/client.ts";
 import { statDigestOf } from "../index/indexer.ts";
 import { maxFileBytes } from "../index/scan.ts";
-import { walkRepository } from "../index/walk.ts";
+import { fileStatOf, walkRepository } from "../index/walk.ts";
 import type { GraphInfo } from "../project/catalog.ts";
 import { headCommit } from "../project/identity.ts";
 import { keysFor } from "../project/names.ts";
@@ -34,9 +34,10 @@ export async function checkStaleness(db: Db, info: GraphInfo): Promise<Staleness
   const files: { path: string; size: number; mtime: number }[] = [];
   for (const c of walk.files) {
     try {
-      const st = Deno.statSync(c.abs);
+      // The walk's own stat, when it took one (no second syscall per file).
+      const st = c.stat ?? fileStatOf(Deno.statSync(c.abs));
       if (st.size > limit) continue;
-      files.push({ path: c.path, size: st.size, mtime: st.mtime?.getTime() ?? 0 });
+      files.push({ path: c.path, size: st.size, mtime: st.mtime });
     } catch {
       // vanished between listing and stat: counts as deleted below
     }

@@ -1,6 +1,7 @@
 /**
- * Random edits of fixture trees, replayable from a seed (the incremental == full properties), and
- * fixture trees as git repositories.
+ * Random edit sequences for the incremental == full property tests (tests/index_test.ts, and
+ * tests/watch_test.ts where a watching server applies them): a seeded PRNG, fixture copies, and
+ * one random edit at a time; fixture trees as git repositories.
  */
 import { join } from "node:path";
 

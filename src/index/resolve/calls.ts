@@ -44,7 +44,9 @@ export class Resolver extends OverloadChoice {
       for (const [path, list] of edges) {
         for (const e of list) {
           const key = `${e.type}\0${e.from}\0${e.to}`;
-          owners.set(key, [...(owners.get(key) ?? []), path]);
+          const list = owners.get(key);
+          if (list) list.push(path);
+          else owners.set(key, [path]);
         }
       }
       for (const paths of owners.values()) {
