@@ -226,7 +226,10 @@ Deno.test(
       [dir],
       childEnv({
         FALKORDB_URL: dbUrl(db),
-        CGRAPH_WATCH_DEBOUNCE_MS: "3000",
+        // Quiet for long enough that the first save is still waiting when the call below comes,
+        // however slow the machine: the call must not race the second save's file event.
+        CGRAPH_WATCH_DEBOUNCE_MS: "8000",
+        CGRAPH_WATCH_MAX_MS: "15000",
         CGRAPH_WATCH_WAIT_MS: "1",
       }),
     );
