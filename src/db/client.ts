@@ -212,11 +212,31 @@ export class Db {
       if (/client is closed|socket closed|connection|ECONN|EPIPE|not connected/i.test(msg)) {
         throw this.#lost(this.#lastError ?? msg);
       }
+      const sentinel = this.endpoint.sentinel;
+      if (sentinel && /^READONLY/.test(msg)) {
+        // A demoted primary: drop this connection; the next call asks the Sentinels again.
+        return await this.close().then(() => {
+          throw new DbUnavailableError(
+            `FalkorDB at ${this.address} is no longer the primary of '${sentinel.master}' ` +
+              `(it answered: ${msg})`,
+            "The Sentinels failed over to another server: try again, cgraph connects to the new " +
+              "primary at the next call.",
+          );
+        });
+      }
       throw new DbQueryError(msg);
     }
   }
 
   #lost(why: string): CgraphError {
+    const sentinel = this.endpoint.sentinel;
+    if (sentinel) {
+      return new DbUnavailableError(
+        `The FalkorDB primary of '${sentinel.master}' at ${this.address} stopped answering: ${why}`,
+        "cgraph asks the Sentinels for the primary again at the next call (a failover takes a " +
+          "few seconds); 'cgraph db status' shows what they say.",
+      );
+    }
     return new DbUnavailableError(
       `FalkorDB at ${this.address} (${this.endpoint.origin}) stopped answering: ${why}`,
       "Check that the server is running ('cgraph db status'), then try again.",

@@ -37,6 +37,7 @@ import { Db } from "./client.ts";
 import {
   address,
   configuredEndpoint,
+  configuredSentinel,
   type DbMode,
   dbMode,
   DEFAULT_PORT,
@@ -53,6 +54,7 @@ import {
   type StopResult,
 } from "./embedded.ts";
 import { checkGraphModule, connectVerified, probeRedis } from "./probe.ts";
+import { connectSentinelPrimary, type SentinelReport, sentinelStatus } from "./sentinel.ts";
 
 export type DbSource = "configured" | "existing" | "docker" | "embedded";
 
@@ -104,6 +106,14 @@ function context(opts: EnsureOptions): Ctx {
   };
 }
 
+/** FALKORDB_USERNAME / FALKORDB_PASSWORD: the data servers' credentials in sentinel mode. */
+function credentials(env: (k: string) => string | undefined) {
+  return {
+    username: env("FALKORDB_USERNAME") || undefined,
+    password: env("FALKORDB_PASSWORD") || undefined,
+  };
+}
+
 /** localhost:CGRAPH_LOCAL_PORT (6379), where an already running FalkorDB is looked for. */
 export function localEndpoint(env: (k: string) => string | undefined = Deno.env.get): Endpoint {
   const raw = env("CGRAPH_LOCAL_PORT")?.trim();
@@ -136,7 +146,31 @@ export async function ensureDbDetailed(opts: EnsureOptions = {}): Promise<Ensure
     if (!ctx.quiet) log.info(m);
   };
 
-  // 1. A configured server wins, or fails loudly.
+  // 1. A configured server wins, or fails loudly. In sentinel mode the Sentinels name it.
+  const sentinel = configuredSentinel(ctx.env);
+  if (sentinel) {
+    if (ctx.mode === "docker" || ctx.mode === "embedded") {
+      throw new CgraphError(
+        `CGRAPH_DB=${ctx.mode} conflicts with FALKORDB_SENTINELS`,
+        `Unset FALKORDB_SENTINELS to let cgraph use its ${ctx.mode} server, or unset CGRAPH_DB.`,
+      );
+    }
+    const v = await connectSentinelPrimary(sentinel, credentials(ctx.env));
+    const where = address(v.db.endpoint);
+    info(`using the FalkorDB primary '${sentinel.master}' at ${where} (named by the Sentinels)`);
+    steps.push({
+      source: "configured",
+      status: "used",
+      detail: `sentinel mode: primary '${sentinel.master}' at ${where}`,
+    });
+    return {
+      db: v.db,
+      source: "configured",
+      address: where,
+      steps,
+      moduleVersion: v.moduleVersion,
+    };
+  }
   const configured = configuredEndpoint(ctx.env);
   if (configured) {
     if (ctx.mode === "docker" || ctx.mode === "embedded") {
@@ -159,7 +193,7 @@ export async function ensureDbDetailed(opts: EnsureOptions = {}): Promise<Ensure
   steps.push({
     source: "configured",
     status: "skipped",
-    detail: "FALKORDB_URL / FALKORDB_HOST / FALKORDB_PORT not set",
+    detail: "FALKORDB_URL / FALKORDB_HOST / FALKORDB_PORT / FALKORDB_SENTINELS not set",
   });
 
   // 2. A FalkorDB already running on localhost.
@@ -329,6 +363,8 @@ export interface DbStatus {
   steps: Step[];
   embedded: EmbeddedStatus;
   docker: { engine: string; container?: string; port?: number };
+  /** Sentinel mode: the primary the Sentinels name and what each of them said. */
+  sentinel?: SentinelReport;
 }
 
 /** What each auto-init step finds now, without starting anything. */
@@ -344,8 +380,22 @@ export async function dbStatus(opts: EnsureOptions = {}): Promise<DbStatus> {
     }
   };
 
-  const configured = configuredEndpoint(ctx.env);
-  if (configured) {
+  const sentinelCfg = configuredSentinel(ctx.env);
+  let sentinel: SentinelReport | undefined;
+  const configured = sentinelCfg ? undefined : configuredEndpoint(ctx.env);
+  if (sentinelCfg) {
+    sentinel = await sentinelStatus(sentinelCfg, credentials(ctx.env));
+    const ok = sentinel.primary_ok && sentinel.primary;
+    steps.push({
+      source: "configured",
+      status: ok ? "used" : "failed",
+      detail: ok
+        ? `sentinel mode: primary '${sentinelCfg.master}' at ${sentinel.primary} answers` +
+          (sentinel.moduleVersion ? `, FalkorDB ${sentinel.moduleVersion}` : "")
+        : `sentinel mode: ${sentinel.detail}`,
+    });
+    if (ok) use("configured", sentinel.primary!);
+  } else if (configured) {
     try {
       const v = await connectVerified(configured, { fix: CONFIGURED_FIX(configured) });
       await v.db.close();
@@ -366,11 +416,12 @@ export async function dbStatus(opts: EnsureOptions = {}): Promise<DbStatus> {
     steps.push({
       source: "configured",
       status: "skipped",
-      detail: "FALKORDB_URL / FALKORDB_HOST / FALKORDB_PORT not set",
+      detail: "FALKORDB_URL / FALKORDB_HOST / FALKORDB_PORT / FALKORDB_SENTINELS not set",
     });
   }
   const consider = (s: DbSource) =>
-    !configured && (ctx.mode === "auto" || ctx.mode === (s === "existing" ? "external" : s));
+    !configured && !sentinelCfg &&
+    (ctx.mode === "auto" || ctx.mode === (s === "existing" ? "external" : s));
 
   const local = localEndpoint(ctx.env);
   const existing = await tryExisting(local);
@@ -400,7 +451,7 @@ export async function dbStatus(opts: EnsureOptions = {}): Promise<DbStatus> {
       : undefined,
   };
   // In auto mode a running embedded server is reused before Docker is tried.
-  if (check.running && ctx.mode === "auto" && !configured && !source) {
+  if (check.running && ctx.mode === "auto" && !configured && !sentinelCfg && !source) {
     use("embedded", address(check.state!));
   }
 
@@ -454,6 +505,7 @@ export async function dbStatus(opts: EnsureOptions = {}): Promise<DbStatus> {
     steps,
     embedded,
     docker,
+    sentinel,
   };
 }
 
@@ -468,7 +520,12 @@ export interface StopReport {
 export async function stopDb(opts: EnsureOptions & { docker?: boolean } = {}): Promise<StopReport> {
   const ctx = context(opts);
   const report: StopReport = { embedded: await stopEmbedded(ctx.dataDir) };
-  const configured = configuredEndpoint(ctx.env);
+  const sentinel = configuredSentinel(ctx.env);
+  if (sentinel) {
+    report.configured = `the servers of '${sentinel.master}' (FALKORDB_SENTINELS) are not ` +
+      "cgraph's: left running";
+  }
+  const configured = sentinel ? undefined : configuredEndpoint(ctx.env);
   if (configured) {
     report.configured = `${
       address(configured)
