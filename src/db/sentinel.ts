@@ -135,7 +135,7 @@ export async function connectSentinelPrimary(
   if (probe.kind === "refused" || probe.kind === "timeout") {
     throw new SentinelFailoverError(
       `No FalkorDB primary for '${cfg.master}' answers right now: the Sentinels name ${where}, ` +
-        `which is not answering (${probe.detail}); a failover may be under way`,
+        `which is not answering: ${probe.detail}; a failover may be under way`,
       RETRY_HINT,
     );
   }

@@ -1,0 +1,214 @@
+/**
+ * cgraph on a Sentinel-managed FalkorDB: a primary, a replica and a Sentinel (the bundle's server,
+ * quorum 1, down-after 1 s) on loopback ports, started here. FALKORDB_SENTINELS names a dead
+ * address first and the Sentinel second. A fixture is indexed through the CLI and queried over
+ * MCP; `cgraph db status` names the primary and the Sentinels. Then the primary is killed: while
+ * the Sentinel fails over, calls answer a clear error within seconds; once the replica is
+ * promoted, the same MCP server answers again from the replicated graph.
+ */
+import assert, { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { join } from "node:path";
+import { Db, DbUnavailableError } from "../src/db/client.ts";
+import { configuredSentinel } from "../src/db/config.ts";
+import { freePort, poll } from "../src/db/proc.ts";
+import { CgraphError } from "../src/errors.ts";
+import { rawCommand } from "./helpers/cluster.ts";
+import { runCgraph } from "./helpers/db.ts";
+import { childEnv, connectMcp, type McpSession, ROOT, textOf } from "./helpers/mcp.ts";
+import { startSentinelSetup, type TestSentinelSetup } from "./helpers/sentinel.ts";
+
+const opts = { sanitizeOps: false, sanitizeResources: false };
+
+Deno.test("sentinel configuration: clear errors for what cannot work", () => {
+  const env = (vars: Record<string, string>) => (k: string) => vars[k];
+  const fails = (vars: Record<string, string>, re: RegExp) =>
+    assert.throws(() => configuredSentinel(env(vars)), (e: unknown) => {
+      assert(e instanceof CgraphError);
+      assert.match(e.message, re);
+      return true;
+    });
+  assertEquals(configuredSentinel(env({})), undefined);
+  assertEquals(
+    configuredSentinel(env({
+      FALKORDB_SENTINELS: " s1:26380, [::1] ,s3",
+      FALKORDB_SENTINEL_MASTER: "cg",
+    })),
+    {
+      master: "cg",
+      sentinels: [
+        { host: "s1", port: 26380 },
+        { host: "::1", port: 26379 },
+        { host: "s3", port: 26379 },
+      ],
+      username: undefined,
+      password: undefined,
+    },
+  );
+  fails({ FALKORDB_SENTINELS: "a:1" }, /FALKORDB_SENTINEL_MASTER is not/);
+  fails({ FALKORDB_SENTINEL_MASTER: "cg" }, /FALKORDB_SENTINELS is not/);
+  fails(
+    { FALKORDB_SENTINELS: "a:1", FALKORDB_SENTINEL_MASTER: "cg", FALKORDB_URL: "redis://x" },
+    /FALKORDB_SENTINELS and FALKORDB_URL are both set/,
+  );
+  fails({ FALKORDB_SENTINELS: "a:99999", FALKORDB_SENTINEL_MASTER: "cg" }, /invalid port/);
+  fails({ FALKORDB_SENTINELS: "a:1,:2", FALKORDB_SENTINEL_MASTER: "cg" }, /invalid address/);
+  fails({ FALKORDB_SENTINELS: " , ", FALKORDB_SENTINEL_MASTER: "cg" }, /names no Sentinel/);
+});
+
+Deno.test(
+  { name: "a Sentinel-managed FalkorDB: CLI, MCP, status, a failover", ...opts },
+  async (t) => {
+    let setup: TestSentinelSetup | undefined;
+    let mcp: McpSession | undefined;
+    const dir = await Deno.makeTempDir({ prefix: "cgraph-sentinel-repo-" });
+    const project = `sn${crypto.randomUUID().slice(0, 6)}`;
+    try {
+      await copyTree(join(ROOT, "fixtures/python"), dir);
+      setup = await startSentinelSetup();
+      const s = setup;
+      const dead = freePort();
+      const sentinels = `127.0.0.1:${dead},127.0.0.1:${s.sentinel.port}`;
+      const env = {
+        FALKORDB_SENTINELS: sentinels,
+        FALKORDB_SENTINEL_MASTER: s.master,
+        CGRAPH_LOG: "warn",
+      };
+      const callers = (cwdEnv: Record<string, string>) =>
+        runCgraph(["callers", "shop.db.store", "--project", project, "-C", dir], cwdEnv);
+
+      await t.step("misconfigured Sentinels are errors that say what to fix", async () => {
+        const wrongName = await runCgraph(["callers", "x", "--project", project, "-C", dir], {
+          ...env,
+          FALKORDB_SENTINEL_MASTER: "no-such-primary",
+        });
+        assert(wrongName.code !== 0);
+        assert.match(wrongName.stderr, /monitor no primary named 'no-such-primary'/);
+        assert.match(wrongName.stderr, /FALKORDB_SENTINEL_MASTER/);
+        const none = await runCgraph(["callers", "x", "--project", project, "-C", dir], {
+          ...env,
+          FALKORDB_SENTINELS: `127.0.0.1:${dead}`,
+        });
+        assert(none.code !== 0);
+        assert.match(none.stderr, /None of the Sentinels .* answered: .*connection refused/);
+      });
+
+      await t.step("index through the CLI; db status names the primary and Sentinels", async () => {
+        const r = await runCgraph(["index", dir, "--project", project], env);
+        assertEquals(r.code, 0, r.stderr);
+        const q = await callers(env);
+        assertEquals(q.code, 0, q.stderr);
+        assert.match(q.stdout, /shop\/models\.py:\d+ \| User\.save/);
+        const st = await runCgraph(["db", "status"], env);
+        assertEquals(st.code, 0, st.stdout + st.stderr);
+        const primary = `127.0.0.1:${s.primary.port}`;
+        assert.match(st.stdout, new RegExp(`Sentinel mode .*primary '${s.master}'`));
+        assert.match(st.stdout, new RegExp(`primary +${primary} \\(answers as primary\\)`));
+        assert.match(
+          st.stdout,
+          new RegExp(`sentinel +127\\.0\\.0\\.1:${s.sentinel.port} +names primary ${primary}`),
+        );
+        assert.match(
+          st.stdout,
+          new RegExp(`sentinel +127\\.0\\.0\\.1:${dead} +nothing is listening`),
+        );
+        assert.match(st.stdout, new RegExp(`In use: configured \\(sentinel mode.*at ${primary}`));
+        assert.match(st.stdout, /server +\S+ [\d.]+ \(sentinel-managed primary of/);
+      });
+
+      await t.step("a replica's READONLY drops the connection with a clear error", async () => {
+        const db = await Db.connect({
+          host: "127.0.0.1",
+          port: s.replica.port,
+          origin: "test",
+          sentinel: configuredSentinel((k) => (env as Record<string, string>)[k]),
+        });
+        await assert.rejects(
+          db.query("g_readonly_probe", "CREATE (:X)"),
+          (e: unknown) => {
+            assert(e instanceof DbUnavailableError, String(e));
+            assert.match(e.message, new RegExp(`no longer the primary of '${s.master}'.*READONLY`));
+            return true;
+          },
+        );
+        assert(db.closed);
+      });
+
+      await t.step("an MCP server answers through the Sentinels", async () => {
+        mcp = await connectMcp([dir, "--project", project], childEnv(env));
+        const r = await mcp.client.callTool({
+          name: "get_callers",
+          arguments: { symbol: "shop.db.store" },
+        });
+        assert(!r.isError, textOf(r));
+        assert.match(textOf(r), /User\.save/);
+      });
+
+      await t.step(
+        "the primary dies: clear errors, then the promoted replica answers",
+        async () => {
+          // Everything written so far is on the replica before the primary goes.
+          assert.match(await rawCommand(s.primary.port, ["WAIT", "1", "5000"]), /^:1/);
+          await s.primary.kill();
+          const killed = Date.now();
+          const errors: string[] = [];
+          let answer = "";
+          const back = await poll(
+            async () => {
+              const t0 = Date.now();
+              const r = await mcp!.client.callTool({
+                name: "get_callers",
+                arguments: { symbol: "shop.db.store" },
+              });
+              const took = Date.now() - t0;
+              assert(took < 5000, `a call during the failover took ${took} ms: ${textOf(r)}`);
+              if (!r.isError) {
+                answer = textOf(r);
+                return true;
+              }
+              errors.push(textOf(r));
+              return undefined;
+            },
+            20_000,
+            250,
+          );
+          assert(back, `no answer within 20 s of the kill; last errors: ${errors.slice(-2)}`);
+          assert(errors.length > 0, "calls failed while no primary was known");
+          for (const e of errors) {
+            assert.match(
+              e,
+              /primary of '[^']+' at 127\.0\.0\.1:\d+ stopped answering|No FalkorDB primary for '[^']+'/,
+            );
+          }
+          assert.match(answer, /User\.save/);
+          assertEquals(await s.currentPrimary(), `127.0.0.1:${s.replica.port}`);
+          console.log(
+            `failover: ${errors.length} clear errors, answers again ${Date.now() - killed} ms ` +
+              `after the kill; the errors:\n${[...new Set(errors)].join("\n")}`,
+          );
+          if (Deno.env.get("CGRAPH_TEST_VERBOSE")) {
+            console.log((await runCgraph(["db", "status"], env)).stdout);
+          }
+          // A new process finds the new primary too.
+          const q = await callers(env);
+          assertEquals(q.code, 0, q.stderr);
+          assert.match(q.stdout, /User\.save/);
+        },
+      );
+    } finally {
+      await mcp?.close().catch(() => {});
+      await setup?.stop();
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
+  },
+);
+
+async function copyTree(from: string, to: string): Promise<void> {
+  for await (const e of Deno.readDir(from)) {
+    const src = join(from, e.name);
+    const dst = join(to, e.name);
+    if (e.isDirectory) {
+      await Deno.mkdir(dst, { recursive: true });
+      await copyTree(src, dst);
+    } else if (e.isFile) await Deno.copyFile(src, dst);
+  }
+}
