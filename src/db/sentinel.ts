@@ -13,7 +13,7 @@
  * only) and logs to stdout, which an MCP stdio server cannot have; hence this small resolver.
  */
 import { CgraphError } from "../errors.ts";
-import { Db, DbQueryError, DbUnavailableError, deadline } from "./client.ts";
+import { type Db, DbQueryError, DbUnavailableError, deadline } from "./client.ts";
 import { address, type Endpoint, type SentinelConfig } from "./config.ts";
 import { connectVerified, probeRedis, type Verified } from "./probe.ts";
 
