@@ -7,7 +7,8 @@ import { type ServerVersions, serverVersions } from "../db/probe.ts";
 import { CgraphError } from "../errors.ts";
 import type { DbMode } from "../db/config.ts";
 import { dbMode } from "../db/config.ts";
-import { type DbStatus, dbStatus, ensureDbDetailed, stopDb } from "../db/ensure.ts";
+import { ensureDbDetailed } from "../db/ensure.ts";
+import { type DbStatus, dbStatus, stopDb } from "../db/status.ts";
 import { type Command, parseCommandArgs } from "./command.ts";
 
 const USAGE = "cgraph db <status|start|stop> [options]";

@@ -9,8 +9,11 @@
  * a primary that does not answer (their `down-after-milliseconds`, then the election), or name
  * one that is still a replica, a call fails at once with a SentinelFailoverError instead of waiting.
  *
- * The falkordb client's own sentinel support asks one Sentinel for SENTINEL MASTERS (one master
- * only) and logs to stdout, which an MCP stdio server cannot have; hence this small resolver.
+ * Why not the libraries' own support: the falkordb client's (6.6.2) asks the one Sentinel it was
+ * given for SENTINEL MASTERS (a single monitored primary only) and logs with console.debug;
+ * `createSentinel` of @redis/client (5.12.1) rediscovers in an endless loop once connected, keeps
+ * calls waiting while no primary is known, and prints unexpected errors with console.log. An MCP
+ * stdio server cannot have stray output on stdout, and a call must fail fast; hence this resolver.
  */
 import { CgraphError } from "../errors.ts";
 import { type Db, DbQueryError, DbUnavailableError, deadline } from "./client.ts";
