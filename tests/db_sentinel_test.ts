@@ -10,6 +10,7 @@ import assert, { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
 import { Db, DbUnavailableError } from "../src/db/client.ts";
 import { configuredSentinel } from "../src/db/config.ts";
+import { parseAll } from "../src/db/sentinel.ts";
 import { freePort, poll } from "../src/db/proc.ts";
 import { CgraphError } from "../src/errors.ts";
 import { rawCommand } from "./helpers/cluster.ts";
@@ -212,3 +213,15 @@ async function copyTree(from: string, to: string): Promise<void> {
     } else if (e.isFile) await Deno.copyFile(src, dst);
   }
 }
+
+Deno.test("a Sentinel's answer is read whole, however the bytes arrive", () => {
+  const bytes = new TextEncoder().encode(
+    "+OK\r\n*2\r\n$9\r\n127.0.0.1\r\n$4\r\n6380\r\n$-1\r\n-ERR no such master\r\n",
+  );
+  for (let cut = 0; cut < bytes.length; cut++) {
+    assertEquals(parseAll(bytes.subarray(0, cut), 4), undefined, `cut at ${cut}`);
+  }
+  const [ok, addr, nil, err] = parseAll(bytes, 4)!;
+  assertEquals([ok, addr, nil], ["OK", ["127.0.0.1", "6380"], null]);
+  assert(err instanceof Error && err.message === "ERR no such master");
+});
