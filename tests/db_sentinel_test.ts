@@ -13,6 +13,7 @@ import { configuredSentinel } from "../src/db/config.ts";
 import { parseAll } from "../src/db/sentinel.ts";
 import { freePort, poll } from "../src/db/proc.ts";
 import { CgraphError } from "../src/errors.ts";
+import { projectKeys } from "../src/project/names.ts";
 import { rawCommand } from "./helpers/cluster.ts";
 import { runCgraph } from "./helpers/db.ts";
 import { childEnv, connectMcp, type McpSession, ROOT, textOf } from "./helpers/mcp.ts";
@@ -195,6 +196,73 @@ Deno.test(
           assert.match(q.stdout, /User\.save/);
         },
       );
+      await t.step("a switchover (SENTINEL FAILOVER) moves the same server along", async () => {
+        // The killed server comes back as a replica of the promoted one, then is promoted back.
+        const first = s.primary;
+        await first.restart(["--replicaof", "127.0.0.1", String(s.replica.port)]);
+        const linked = await poll(
+          async () =>
+            /master_link_status:up/.test(
+              await rawCommand(first.port, ["INFO", "replication"]).catch(() => ""),
+            ) || undefined,
+          15_000,
+          100,
+        );
+        assert(linked, "the restarted server did not link to the new primary");
+        let last = "";
+        const started = await poll(
+          async () => {
+            last = await rawCommand(s.sentinel.port, ["SENTINEL", "FAILOVER", s.master])
+              .catch((e) => String(e));
+            return last.startsWith("+OK") || undefined;
+          },
+          20_000,
+          250,
+        );
+        assert(started, `SENTINEL FAILOVER: ${last}`);
+        const t0 = Date.now();
+        const errors: string[] = [];
+        const back = await poll(
+          async () => {
+            if ((await s.currentPrimary()) !== `127.0.0.1:${first.port}`) return undefined;
+            const t1 = Date.now();
+            // A write: it fails on any server that is not the primary.
+            const r = await mcp!.client.callTool({
+              name: "remember",
+              arguments: { symbol: "shop.db.store", text: "written after the switchover" },
+            });
+            assert(Date.now() - t1 < 5000, `a call took ${Date.now() - t1} ms: ${textOf(r)}`);
+            if (!r.isError) return true;
+            errors.push(textOf(r));
+            return undefined;
+          },
+          20_000,
+          250,
+        );
+        assert(back, `no answer within 20 s of the switchover; last errors: ${errors.slice(-2)}`);
+        for (const e of errors) {
+          assert.match(
+            e,
+            /stopped answering|No FalkorDB primary for '[^']+'|no longer the primary of '[^']+'|The Sentinels moved the primary/,
+          );
+        }
+        const recall = await mcp!.client.callTool({
+          name: "recall",
+          arguments: { query: "after the switchover" },
+        });
+        assert.match(textOf(recall), /written after the switchover/);
+        // The note is on the new primary: not written to the old one, still up for a while.
+        const onNew = await rawCommand(first.port, [
+          "GRAPH.RO_QUERY",
+          projectKeys(project).memory,
+          "MATCH (n) RETURN n",
+        ]);
+        assert.match(onNew, /written after the switchover/);
+        console.log(
+          `switchover: ${errors.length} errors, answers ${Date.now() - t0} ms after it began; ` +
+            `the errors:\n${[...new Set(errors)].join("\n")}`,
+        );
+      });
     } finally {
       await mcp?.close().catch(() => {});
       await setup?.stop();

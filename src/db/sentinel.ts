@@ -3,9 +3,11 @@
  * asked which server is the primary (`SENTINEL get-master-addr-by-name`), and cgraph connects there
  * as to any standalone FalkorDB; writes must go to the primary.
  *
- * There is no long-lived Sentinel connection. A failover shows on the connection in use: the dead
- * primary stops answering, or a demoted one answers READONLY; either is a DbUnavailableError, the
- * session drops that connection, and the next call asks the Sentinels again. While they still name
+ * A failover shows on the connection in use: the dead primary stops answering, or a demoted one
+ * answers READONLY; either is a DbUnavailableError, the session drops that connection, and the
+ * next call asks the Sentinels again. A switchover (the old primary still up) is caught by asking
+ * the Sentinels once a second while connected (followSentinels): the connection is closed and the
+ * session's next call connects to the new primary. While they still name
  * a primary that does not answer (their `down-after-milliseconds`, then the election), or name
  * one that is still a replica, a call fails at once with a SentinelFailoverError instead of waiting.
  *
@@ -16,6 +18,7 @@
  * stdio server cannot have stray output on stdout, and a call must fail fast; hence this resolver.
  */
 import { CgraphError } from "../errors.ts";
+import { log } from "../log.ts";
 import { type Db, DbQueryError, DbUnavailableError, deadline } from "./client.ts";
 import { address, type Endpoint, type SentinelConfig } from "./config.ts";
 import { connectVerified, probeRedis, type Verified } from "./probe.ts";
@@ -154,7 +157,46 @@ export async function connectSentinelPrimary(
       RETRY_HINT,
     );
   }
+  followSentinels(verified.db, cfg);
   return { ...verified, resolution };
+}
+
+/** How often a connected process asks the Sentinels whether the primary moved. */
+const FOLLOW_MS = 1000;
+
+/**
+ * While `db` is open, asks the Sentinels once a second which server is the primary; when they
+ * name another one (a switchover, the old primary still up and taking writes until the Sentinels
+ * demote it, seconds later), closes `db`, so the session connects to the new primary at its next
+ * call. Sentinels that do not answer change nothing. The timer never keeps a process alive.
+ */
+export function followSentinels(db: Db, cfg: SentinelConfig, everyMs = FOLLOW_MS): void {
+  const here = address(db.endpoint);
+  let busy = false;
+  const timer = setInterval(async () => {
+    if (db.closed) return clearInterval(timer);
+    if (busy) return;
+    busy = true;
+    try {
+      const { primary } = await resolvePrimary(cfg);
+      if (!primary || address(primary) === here || db.closed) return;
+      clearInterval(timer);
+      log.info(
+        `the Sentinels moved the primary of '${cfg.master}' from ${here} to ${address(primary)}`,
+      );
+      await db.close(
+        new DbUnavailableError(
+          `The Sentinels moved the primary of '${cfg.master}' from ${here} to ${
+            address(primary)
+          } while this call ran`,
+          "Try again: the next call goes to the new primary.",
+        ),
+      );
+    } finally {
+      busy = false;
+    }
+  }, everyMs);
+  Deno.unrefTimer(timer);
 }
 
 /** ROLE's first field ("master", "slave"), undefined when the command is not allowed. */

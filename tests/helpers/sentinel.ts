@@ -12,6 +12,8 @@ export interface SentinelNode {
   port: number;
   /** Kills it (SIGKILL) and waits for the process to end. */
   kill(): Promise<void>;
+  /** Starts it again on its port, with `extra` arguments (`--replicaof host port`). */
+  restart(extra?: string[]): Promise<void>;
 }
 
 export interface TestSentinelSetup {
@@ -42,22 +44,29 @@ export async function startSentinelSetup(master = "cgraph-test"): Promise<TestSe
   };
   const spawn = async (args: string[]): Promise<SentinelNode> => {
     const port = Number(args[args.indexOf("--port") + 1]);
-    const child = new Deno.Command(bins.server, {
-      args,
-      stdin: "null",
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
-    children.push(child);
-    const up = await poll(
-      async () =>
-        (await rawCommand(port, ["PING"]).catch(() => "")).startsWith("+PONG") || undefined,
-      15_000,
-      50,
-    );
-    if (!up) throw new Error(`test server on port ${port} did not start (${args.join(" ")})`);
+    const start = async (extra: string[]) => {
+      const child = new Deno.Command(bins.server, {
+        args: [...args, ...extra],
+        stdin: "null",
+        stdout: "null",
+        stderr: "null",
+      }).spawn();
+      children.push(child);
+      const up = await poll(
+        async () =>
+          (await rawCommand(port, ["PING"]).catch(() => "")).startsWith("+PONG") || undefined,
+        15_000,
+        50,
+      );
+      if (!up) throw new Error(`test server on port ${port} did not start (${args.join(" ")})`);
+      return child;
+    };
+    let child = await start([]);
     return {
       port,
+      async restart(extra = []) {
+        child = await start(extra);
+      },
       async kill() {
         try {
           child.kill("SIGKILL");
