@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { Db, DbUnavailableError } from "../src/db/client.ts";
 import { configuredSentinel } from "../src/db/config.ts";
 import { parseAll } from "../src/db/sentinel.ts";
-import { freePort, poll } from "../src/db/proc.ts";
+import { freePort, poll, sleep } from "../src/db/proc.ts";
 import { CgraphError } from "../src/errors.ts";
 import { projectKeys } from "../src/project/names.ts";
 import { rawCommand } from "./helpers/cluster.ts";
@@ -221,10 +221,18 @@ Deno.test(
         );
         assert(started, `SENTINEL FAILOVER: ${last}`);
         const t0 = Date.now();
+        const switched = await poll(
+          async () => (await s.currentPrimary()) === `127.0.0.1:${first.port}` || undefined,
+          20_000,
+          100,
+        );
+        assert(switched, "the Sentinel did not switch the primary");
+        // The old primary still takes writes until the Sentinel demotes it (seconds later); a
+        // connected cgraph leaves it within a second of the switch (it asks once a second).
+        await sleep(2000);
         const errors: string[] = [];
         const back = await poll(
           async () => {
-            if ((await s.currentPrimary()) !== `127.0.0.1:${first.port}`) return undefined;
             const t1 = Date.now();
             // A write: it fails on any server that is not the primary.
             const r = await mcp!.client.callTool({
