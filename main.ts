@@ -25,12 +25,13 @@ if (inWorker) {
     console.log(`cgraph ${VERSION}`);
     Deno.exit(0);
   }
-  // `index --full` parses every file: its parse workers start before anything else loads.
+  // `index --full` parses every file: a parse worker starts before anything else loads (more once
+  // the walk has counted the files).
   const full = first === "index" && Deno.args.includes("--full") && !Deno.args.includes("--help");
   if (bundled || full) {
     const pool = await import("./src/index/pool.ts");
     if (bundled) pool.setWorkerEntry(import.meta.url);
-    if (full) pool.prestartWorkers();
+    if (full) pool.prestartWorkers(1);
   }
   const { runCli } = await import("./src/cli/main.ts");
   Deno.exit(await runCli(Deno.args));

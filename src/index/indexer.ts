@@ -25,7 +25,13 @@ import { withLock } from "./lock.ts";
 import { runPostIndexSteps } from "./post_index.ts";
 import { type Seed, startSeed } from "./seed.ts";
 import { type Edge, fileNode } from "../graph/model.ts";
-import { analyzeParallel, prestartWorkers, releaseWorkers, warmLanguages } from "./pool.ts";
+import {
+  analyzeParallel,
+  prestartWorkers,
+  releaseWorkers,
+  warmLanguages,
+  workersAhead,
+} from "./pool.ts";
 import { isFinal, type Resolution, resolveAll, resolveSteps } from "./resolve/mod.ts";
 import { type Manifests, readManifests } from "./manifests.ts";
 import { readCandidates, type ReadFile } from "./scan.ts";
@@ -147,9 +153,10 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
     ? startSeed(db, ref, { waitMs: SEED_WAIT_MS, warnings })
     : undefined;
   seeding?.catch(() => {}); // awaited below; a scan that throws first must not leave it unhandled
-  // Every file will (or, from a copied graph, may) be parsed: the workers start now.
-  if (opts.full || seeding) prestartWorkers();
   const walk = await walkRepository(ref.root);
+  // Every file will (or, from a copied graph, may) be parsed: the workers start now and load the
+  // languages found while the files are read (`index --full` started one already).
+  if (opts.full || seeding) prestartWorkers(workersAhead(walk.files.length));
   warmLanguages(languageCounts(walk.files));
   const skipped = walk.skipped;
   const manifests = await readManifests(ref.root, walk.manifests);

@@ -34,18 +34,24 @@ export function workerCount(files: number): number {
 let started: { worker: Worker; languages: Set<string> }[] = [];
 
 /**
- * Starts the workers a run over `files` files will use (all cores when unknown), unless they are
- * started already. They load their modules and the tree-sitter runtime at once; the next
- * `analyzeParallel` takes them, `releaseWorkers` ends them when no run does.
+ * Starts workers, up to `workers` in all (unless `CGRAPH_WORKERS` says otherwise). They load their
+ * modules and the tree-sitter runtime at once; the next `analyzeParallel` takes them,
+ * `releaseWorkers` ends them when no run does.
  */
-export function prestartWorkers(files = Infinity): void {
-  if (started.length) return;
-  const n = workerCount(files);
-  if (n < 1 || (Number.isFinite(files) && (files < INLINE_BELOW || n <= 1))) return;
-  started = Array.from({ length: n }, () => ({
-    worker: new Worker(workerEntry, { type: "module" }),
-    languages: new Set<string>(),
-  }));
+export function prestartWorkers(workers: number): void {
+  const env = Number(Deno.env.get("CGRAPH_WORKERS"));
+  const n = Number.isInteger(env) && env >= 0 ? Math.min(env, workers) : workers;
+  while (started.length < n) {
+    started.push({
+      worker: new Worker(workerEntry, { type: "module" }),
+      languages: new Set<string>(),
+    });
+  }
+}
+
+/** The workers a run over `files` files starts ahead, if any (small runs parse in this thread). */
+export function workersAhead(files: number): number {
+  return files < INLINE_BELOW ? 0 : workerCount(files);
 }
 
 /**
