@@ -28,6 +28,7 @@ import { type Edge, fileNode } from "../graph/model.ts";
 import { analyzeParallel } from "./pool.ts";
 import { type Resolution, resolveAll } from "./resolve/mod.ts";
 import { type Manifests, readManifests } from "./manifests.ts";
+import { providedPackages, writePackages } from "./packages.ts";
 import { readCandidates, type ReadFile } from "./scan.ts";
 import { nextStatCache, statLookup } from "./stat_cache.ts";
 import { type Skipped, walkRepository } from "./walk.ts";
@@ -486,6 +487,7 @@ async function full(
   const writer = new GraphWriter(db, ref.keys.staging);
   progress({ phase: "write", done: 1, total: 3 });
   await writer.edges([...resolution.edges.values()].flat());
+  await writePackages(db, ref.keys.staging, providedPackages(facts, manifests.texts), true);
   progress({ phase: "write", done: 2, total: 3 });
   await runPostIndexSteps({
     db,
@@ -612,6 +614,8 @@ async function incremental(
   await writer.deleteEdges(oldEdges);
   progress({ phase: "write", done: 2, total: 4 });
   await writer.edges([...freshPaths, ...rewire].flatMap((p) => after.edges.get(p) ?? []));
+  const packages = providedPackages([...nextFacts.values()], manifests.texts);
+  await writePackages(db, ref.keys.graph, packages, false);
   progress({ phase: "write", done: 3, total: 4 });
   await runPostIndexSteps({
     db,

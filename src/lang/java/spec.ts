@@ -1,4 +1,5 @@
 import type { LanguageSpec } from "../spec.ts";
+import { declaredPackages } from "../packages.ts";
 import { resolveJvmImport, splitImport } from "./jvm.ts";
 import query from "./tags.scm" with { type: "text" };
 
@@ -13,6 +14,7 @@ export const java: LanguageSpec = {
   packageScope: "declared",
   typeNames: /^[A-Z][\w$]*$/,
   testFiles: /(^|\/)src\/(test|it)\/|Tests?\.java$/,
+  provides: (_repo, files) => declaredPackages(files, java.testFiles, ["java", "kotlin"]),
   docStyle: "comments",
   overloads: true,
   bareFunctionValues: false,

@@ -1,7 +1,7 @@
 import type { ImportFact } from "../../graph/facts.ts";
 import type { LanguageSpec, RepoFiles } from "../spec.ts";
 import { pathModuleName, relativeFiles } from "../paths.ts";
-import { workspaceImport } from "./workspaces.ts";
+import { providedPackages, workspaceImport } from "./workspaces.ts";
 import query from "./tags.scm" with { type: "text" };
 
 /** `src/app/index.ts` -> `src.app`, `types/api.d.ts` -> `types.api` (shared with TypeScript). */
@@ -81,6 +81,7 @@ export const javascript: LanguageSpec = {
   moduleName: (path) => jsModuleName(path),
   resolveImport: (imp, fromPath, repo) => resolveJsImport(imp, fromPath, repo, JS_EXTS),
   manifests: JS_MANIFESTS,
+  provides: providedPackages,
   normalizeImport: normalizeJsImport,
   commonMethods: JS_COMMON_METHODS,
 };

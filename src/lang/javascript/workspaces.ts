@@ -242,3 +242,9 @@ export function parseJsonc(text: string | undefined): Record<string, unknown> | 
     return undefined;
   }
 }
+
+/** The packages the repository offers other projects: every package.json with a `name`. */
+export function providedPackages(repo: RepoFiles): { name: string; dir: string; sep: string }[] {
+  if (!repo.read || !repo.manifests) return [];
+  return workspaceOf(repo).packages.map((p) => ({ name: p.name, dir: p.dir, sep: "/" }));
+}

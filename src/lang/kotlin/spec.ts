@@ -1,4 +1,5 @@
 import type { LanguageSpec } from "../spec.ts";
+import { declaredPackages } from "../packages.ts";
 import { resolveJvmImport, splitImport } from "../java/jvm.ts";
 import query from "./tags.scm" with { type: "text" };
 import { prepareKotlinSource } from "./prepare.ts";
@@ -17,6 +18,7 @@ export const kotlin: LanguageSpec = {
   packageScope: "declared",
   typeNames: /^[A-Z][\w$]*$/,
   testFiles: /(^|\/)src\/(test|androidTest|\w+Test)\/|Tests?\.kts?$/,
+  provides: (_repo, files) => declaredPackages(files, kotlin.testFiles, ["java", "kotlin"]),
   docStyle: "comments",
   overloads: true,
   bareFunctionValues: false,

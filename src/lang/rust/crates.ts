@@ -259,3 +259,17 @@ export function externCrate(
   }
   return undefined;
 }
+
+/** The library crates the repository offers other projects: each Cargo.toml's `[lib]`. */
+export function providedCrates(repo: RepoFiles): { name: string; dir: string; sep: string }[] {
+  const out: { name: string; dir: string; sep: string }[] = [];
+  if (!repo.read || !repo.manifests) return out;
+  for (const manifest of repo.manifests("Cargo.toml")) {
+    const text = repo.read(manifest);
+    if (text === undefined) continue;
+    for (const t of parseManifest(manifest, text, repo)) {
+      if (t.lib) out.push({ name: t.lib, dir: dirOfPath(manifest), sep: "::" });
+    }
+  }
+  return out;
+}
