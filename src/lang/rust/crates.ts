@@ -3,6 +3,7 @@
  * directories), the files of a module path, and the library an extern crate name means.
  */
 import type { RepoFiles } from "../spec.ts";
+import { pathDependencyDir } from "./deps.ts";
 
 /** Where a file sits in its crate: the crate's source dir and the file's module path in it. */
 export interface CratePlace {
@@ -233,6 +234,16 @@ export function externCrate(
   place: CratePlace,
   repo: ManifestFiles,
 ): CratePlace | undefined {
+  // A path dependency the crate's own Cargo.toml declares under this name (renamed or not).
+  const dep = pathDependencyDir(name, place.root, repo);
+  if (dep !== undefined) {
+    const text = repo.read?.(dep ? `${dep}/Cargo.toml` : "Cargo.toml");
+    const lib = text === undefined
+      ? [`${dep ? `${dep}/` : ""}src/lib.rs`].find((f) => repo.has(f))
+      : parseManifest(dep ? `${dep}/Cargo.toml` : "Cargo.toml", text, repo).find((t) => t.lib)
+        ?.file;
+    if (lib) return placeIn(lib, dirOfPath(lib), lib);
+  }
   const targets = targetsOf(repo);
   if (targets.length) {
     const lib = targets.find((t) => t.lib === name);
