@@ -1,6 +1,7 @@
 import type { ImportFact } from "../../graph/facts.ts";
 import type { LanguageSpec, RepoFiles } from "../spec.ts";
 import { pathModuleName, relativeFiles } from "../paths.ts";
+import { referencedImport } from "./references.ts";
 import { providedPackages, workspaceImport } from "./workspaces.ts";
 import query from "./tags.scm" with { type: "text" };
 
@@ -24,7 +25,9 @@ export function resolveJsImport(
   if (!source.startsWith(".")) {
     return /^[a-z]+:/i.test(source) ? [] : workspaceImport(source, fromPath, repo, exts);
   }
-  return relativeFiles(source, fromPath, repo, exts);
+  const hit = relativeFiles(source, fromPath, repo, exts);
+  // A referenced project's built output stands for its sources (references.ts).
+  return hit.length ? hit : referencedImport(source, fromPath, repo, exts);
 }
 
 /**
