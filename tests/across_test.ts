@@ -280,3 +280,27 @@ Deno.test(
     }
   },
 );
+
+Deno.test(
+  { name: "a graph written before File.uses and Package nodes is indexed in full once", ...opts },
+  async () => {
+    const db = await testDb();
+    const x = await indexAll(db, ["geo"]);
+    try {
+      const keys = keysFor(x.name.geo, "test");
+      // What an earlier cgraph left: no schema mark, no Package nodes, File nodes without uses.
+      await db.command(["HDEL", keys.info, "schema"]);
+      await db.query(keys.graph, "MATCH (p:Package) DELETE p");
+      const s = await indexAs(db, x.dir.geo, x.name.geo);
+      assertEquals(s.mode, "full");
+      assert(s.warnings.some((w) => w.includes("earlier cgraph")), s.warnings.join("; "));
+      const n = await db.query(keys.graph, "MATCH (p:Package) RETURN count(p) AS n", {}, {
+        readOnly: true,
+      });
+      assertEquals(Number(n[0].n), 1);
+      assertEquals((await indexAs(db, x.dir.geo, x.name.geo)).mode, "incremental");
+    } finally {
+      await cleanup(db, x);
+    }
+  },
+);

@@ -44,6 +44,13 @@ class SeedFailed extends Error {
   }
 }
 
+/**
+ * What a graph holds beyond what earlier versions wrote (2: File.uses and Package nodes, for
+ * cross-project answers): a graph written before is indexed in full once, since an incremental
+ * run rewrites only the files that changed.
+ */
+const GRAPH_SCHEMA = "2";
+
 /** Files per slice when the facts and edge caches are written. */
 const CACHE_SLICE = 500;
 
@@ -378,12 +385,17 @@ async function priorState(
     warnings.push("the previous incremental run was interrupted; re-indexing in full");
     return undefined;
   }
-  const [storedGeneration, storedManifests] = await db.command<(string | null)[]>([
+  const [storedGeneration, storedManifests, storedSchema] = await db.command<(string | null)[]>([
     "HMGET",
     ref.keys.info,
     "generation",
     "manifest_digest",
+    "schema",
   ]);
+  if ((storedSchema ?? "1") !== GRAPH_SCHEMA) {
+    warnings.push("the graph was written by an earlier cgraph; re-indexing in full once");
+    return undefined;
+  }
   const generation = storedGeneration ?? undefined;
   const manifestDigest = storedManifests ?? undefined;
   const kept = residents.get(ref.keys.graph);
@@ -794,5 +806,6 @@ async function writeInfo(
     stat_digest: digest,
     manifest_digest: manifestDigest,
     generation,
+    schema: GRAPH_SCHEMA,
   });
 }
