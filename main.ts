@@ -25,7 +25,13 @@ if (inWorker) {
     console.log(`cgraph ${VERSION}`);
     Deno.exit(0);
   }
-  if (bundled) (await import("./src/index/pool.ts")).setWorkerEntry(import.meta.url);
+  // `index --full` parses every file: its parse workers start before anything else loads.
+  const full = first === "index" && Deno.args.includes("--full") && !Deno.args.includes("--help");
+  if (bundled || full) {
+    const pool = await import("./src/index/pool.ts");
+    if (bundled) pool.setWorkerEntry(import.meta.url);
+    if (full) pool.prestartWorkers();
+  }
   const { runCli } = await import("./src/cli/main.ts");
   Deno.exit(await runCli(Deno.args));
 }

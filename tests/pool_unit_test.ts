@@ -2,8 +2,13 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { LanguageQueues } from "../src/index/pool.ts";
 
 /** Drains the queues with workers taking turns; returns each worker's files. */
-function drain(languages: string[], workers: number, shareAbove = 24): number[][] {
-  const q = new LanguageQueues(languages, shareAbove);
+function drain(
+  languages: string[],
+  workers: number,
+  shareAbove = 24,
+  preloaded: Set<string>[] = [],
+): number[][] {
+  const q = new LanguageQueues(languages, shareAbove, preloaded);
   const got: number[][] = Array.from({ length: workers }, () => []);
   const active = new Set(got.keys());
   while (active.size) {
@@ -40,4 +45,13 @@ Deno.test("parse pool: a second language with many files left is shared", () => 
   const langs = [...Array(10).fill("typescript"), ...Array(200).fill("javascript")];
   const got = drain(langs, 2);
   assertEquals(got.every((files) => files.some((i) => langs[i] === "javascript")), true);
+});
+
+Deno.test("parse pool: a worker warmed with a small language takes all of it", () => {
+  // The warm-up gave C (3 files) to worker 1: worker 0, which did not load it, never takes it.
+  const langs = ["c", ...Array(95).fill("ruby"), "c", "c"];
+  const got = drain(langs, 2, 24, [new Set(["ruby"]), new Set(["ruby", "c"])]);
+  assertEquals(got[0].some((i) => langs[i] === "c"), false);
+  assertEquals(got[1].filter((i) => langs[i] === "c"), [0, 96, 97]);
+  assertEquals(got.flat().sort((a, b) => a - b), [...Array(98).keys()]);
 });

@@ -25,15 +25,15 @@ import { withLock } from "./lock.ts";
 import { runPostIndexSteps } from "./post_index.ts";
 import { type Seed, startSeed } from "./seed.ts";
 import { type Edge, fileNode } from "../graph/model.ts";
-import { analyzeParallel } from "./pool.ts";
-import { type Resolution, resolveAll } from "./resolve/mod.ts";
+import { analyzeParallel, prestartWorkers, releaseWorkers, warmLanguages } from "./pool.ts";
+import { isFinal, type Resolution, resolveAll, resolveSteps } from "./resolve/mod.ts";
 import { type Manifests, readManifests } from "./manifests.ts";
 import { providedPackages, writePackages } from "./packages.ts";
 import { readCandidates, type ReadFile } from "./scan.ts";
 import { nextStatCache, statLookup } from "./stat_cache.ts";
 import { type Skipped, walkRepository } from "./walk.ts";
 import { GraphWriter } from "./writer.ts";
-import { StagingStream } from "./staging.ts";
+import { EdgeStream, StagingStream } from "./staging.ts";
 
 export type IndexMode = "full" | "incremental";
 
@@ -138,6 +138,8 @@ async function run(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<IndexSu
     // What this process kept may no longer match the database: the next run reloads it.
     residents.delete(ref.keys.graph);
     throw err;
+  } finally {
+    releaseWorkers(); // parse workers started for a run that took another way
   }
 }
 
@@ -153,7 +155,10 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
     ? startSeed(db, ref, { waitMs: SEED_WAIT_MS, warnings })
     : undefined;
   seeding?.catch(() => {}); // awaited below; a scan that throws first must not leave it unhandled
+  // Every file will (or, from a copied graph, may) be parsed: the workers start now.
+  if (opts.full || seeding) prestartWorkers();
   const walk = await walkRepository(ref.root);
+  warmLanguages(languageCounts(walk.files));
   const skipped = walk.skipped;
   const manifests = await readManifests(ref.root, walk.manifests);
   const timings: Record<string, number> = {};
@@ -491,14 +496,20 @@ async function full(
   summary.files.added = facts.map((f) => f.path);
   mark("parse");
   progress({ phase: "resolve", done: 0, total: 1 });
-  const resolution = resolveAll(facts, languageByName, undefined, manifests.texts);
+  // Calls and imports are written while the next files are resolved (the database works on the
+  // other core), once every node is: the staging stream finishes first.
+  const writer = new GraphWriter(db, ref.keys.staging);
+  const early = new EdgeStream(stream.finish(), (edges) => writer.edges(edges));
+  const steps = resolveSteps(facts, languageByName, manifests.texts);
+  let step = steps.next();
+  for (; !step.done; step = steps.next()) await early.add(step.value);
+  const resolution = step.value;
   mark("resolve");
 
   progress({ phase: "write", done: 0, total: 3 });
-  await stream.finish();
-  const writer = new GraphWriter(db, ref.keys.staging);
+  await early.finish();
   progress({ phase: "write", done: 1, total: 3 });
-  await writer.edges([...resolution.edges.values()].flat());
+  await writer.edges([...resolution.edges.values()].flat().filter((e) => !isFinal(e)));
   await writePackages(db, ref.keys.staging, providedPackages(facts, manifests.texts), true);
   progress({ phase: "write", done: 2, total: 3 });
   await runPostIndexSteps({
@@ -668,6 +679,12 @@ async function incremental(
     stat: previous.stat,
     manifestDigest: manifests.digest,
   };
+}
+
+function languageCounts(files: { language: { name: string } }[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const f of files) counts.set(f.language.name, (counts.get(f.language.name) ?? 0) + 1);
+  return counts;
 }
 
 async function analyze(

@@ -2,11 +2,16 @@
  * Parses files on all cores: a few workers, each with its own tree-sitter instance. Small batches
  * (an incremental run touching a handful of files) parse in this thread, where a worker's start-up
  * would cost more than it saves.
+ *
+ * A run that will parse every file (a cold or `--full` index) starts its workers early
+ * (`prestartWorkers`) and has them load the languages the walk found (`warmLanguages`): a worker's
+ * start (its modules, the tree-sitter runtime, each grammar's query: several hundred ms) then
+ * overlaps the CLI's start, the database connection, the walk and the reading of the files.
  */
 import type { FileFacts } from "../graph/facts.ts";
 import { analyzeFiles, type ReadFile } from "./scan.ts";
 import type { Skipped } from "./walk.ts";
-import type { ParseReply, ParseRequest } from "./worker.ts";
+import type { ParseReply, ParseRequest, WarmRequest } from "./worker.ts";
 
 const INLINE_BELOW = 48;
 /** A language another worker has loaded is shared only while more files than this are left. */
@@ -25,23 +30,79 @@ export function workerCount(files: number): number {
   return Math.max(1, Math.min(cores, 8, Math.ceil(files / INLINE_BELOW)));
 }
 
+/** Workers started ahead of a run, with the languages each was asked to load. */
+let started: { worker: Worker; languages: Set<string> }[] = [];
+
+/**
+ * Starts the workers a run over `files` files will use (all cores when unknown), unless they are
+ * started already. They load their modules and the tree-sitter runtime at once; the next
+ * `analyzeParallel` takes them, `releaseWorkers` ends them when no run does.
+ */
+export function prestartWorkers(files = Infinity): void {
+  if (started.length) return;
+  const n = workerCount(files);
+  if (n < 1 || (Number.isFinite(files) && (files < INLINE_BELOW || n <= 1))) return;
+  started = Array.from({ length: n }, () => ({
+    worker: new Worker(workerEntry, { type: "module" }),
+    languages: new Set<string>(),
+  }));
+}
+
+/**
+ * Has the started workers load the grammars and queries of the languages a run will parse, from
+ * the file count of each: a language with many files in every worker, the others spread over
+ * them (a worker keeps to what it loaded, see `LanguageQueues`).
+ */
+export function warmLanguages(counts: Map<string, number>): void {
+  if (!started.length) return;
+  const byCount = [...counts].sort((a, b) => b[1] - a[1]);
+  let next = 0;
+  for (const [language, count] of byCount) {
+    const takers = count > SHARE_ABOVE ? started : [started[next++ % started.length]];
+    for (const t of takers) t.languages.add(language);
+  }
+  for (const t of started) {
+    const req: WarmRequest = { warm: [...t.languages] };
+    t.worker.postMessage(req);
+  }
+}
+
+/** Ends workers started for a run that did not use them. */
+export function releaseWorkers(): void {
+  for (const t of started) t.worker.terminate();
+  started = [];
+}
+
 export async function analyzeParallel(
   files: ReadFile[],
   skipped: Skipped[],
   onProgress: (done: number) => void = () => {},
   onFacts: (facts: FileFacts) => void = () => {},
 ): Promise<FileFacts[]> {
-  const n = workerCount(files.length);
-  if (files.length < INLINE_BELOW || n <= 1) {
+  // Workers already started parse even a batch this thread would take: they are loaded.
+  const ready = started;
+  started = [];
+  const n = ready.length
+    ? Math.min(ready.length, Math.max(1, Math.ceil(files.length / INLINE_BELOW)))
+    : workerCount(files.length);
+  for (const extra of ready.slice(n)) extra.worker.terminate();
+  if (!files.length || (!ready.length && (files.length < INLINE_BELOW || n <= 1))) {
     const out = await analyzeFiles(files, skipped);
     onProgress(files.length);
     out.forEach(onFacts);
     return out;
   }
   const results: (FileFacts | undefined)[] = new Array(files.length);
-  const queues = new LanguageQueues(files.map((f) => f.candidate.language.name));
+  const queues = new LanguageQueues(
+    files.map((f) => f.candidate.language.name),
+    SHARE_ABOVE,
+    ready.slice(0, n).map((t) => t.languages),
+  );
   let done = 0;
-  const workers = Array.from({ length: n }, () => new Worker(workerEntry, { type: "module" }));
+  const workers = Array.from(
+    { length: n },
+    (_, i) => ready[i]?.worker ?? new Worker(workerEntry, { type: "module" }),
+  );
   try {
     await Promise.all(workers.map((w, worker) =>
       new Promise<void>((resolve, reject) => {
@@ -96,7 +157,16 @@ export class LanguageQueues {
   private readonly loaded = new Map<number, Set<string>>();
   private readonly takers = new Map<string, number>();
 
-  constructor(languages: string[], private readonly shareAbove = SHARE_ABOVE) {
+  /** `preloaded[w]`: the languages worker w has loaded already (a started pool's warm-up). */
+  constructor(
+    languages: string[],
+    private readonly shareAbove = SHARE_ABOVE,
+    preloaded: Set<string>[] = [],
+  ) {
+    preloaded.forEach((own, worker) => {
+      this.loaded.set(worker, new Set(own));
+      for (const language of own) this.takers.set(language, (this.takers.get(language) ?? 0) + 1);
+    });
     languages.forEach((language, id) => {
       const q = this.queues.get(language);
       if (q) q.push(id);

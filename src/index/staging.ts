@@ -2,72 +2,59 @@
  * The first half of a full index's write, done while files are still being parsed: the staging
  * graph is cleared and indexed, and each file's node, its symbols and its hash and facts are
  * written in batches as its facts arrive. Parsing keeps the cores busy and this thread idle, so
- * the write phase after resolution is left with the edges alone.
+ * the write phase after resolution is left with the edges alone; and calls and imports, most of
+ * those, are written while resolution goes on (`EdgeStream`).
  */
 import type { Db } from "../db/client.ts";
 import type { FileFacts } from "../graph/facts.ts";
-import { fileNode, symbolNodes } from "../graph/model.ts";
+import { type Edge, fileNode, symbolNodes } from "../graph/model.ts";
 import { GraphWriter } from "./writer.ts";
 
 /** Files per batch: large enough to amortise a round trip, small enough to start early. */
 const BATCH = 250;
+/** Edges per write while resolution goes on: a round trip's worth, small enough to start early. */
+const EDGE_CHUNK = 1500;
 
-export class StagingStream {
-  private readonly writer: GraphWriter;
-  private pending: FileFacts[] = [];
+/**
+ * Items gathered into batches, each written after the one before, off the caller's path: the
+ * first failure skips the rest and is kept for `finish()`, never left unhandled.
+ */
+class Batches<T> {
+  private pending: T[] = [];
   private chain: Promise<void>;
   private failure: unknown;
 
-  /**
-   * @param graph the staging graph; `hashes` and `facts` are the staging keys of the file-hash
-   *   and facts caches. Everything at these keys is removed first.
-   */
+  /** `first` runs before any batch (the graph made ready, the nodes written). */
   constructor(
-    private readonly db: Db,
-    graph: string,
-    private readonly hashes: string,
-    private readonly facts: string,
-    clearKeys: string[],
+    first: () => Promise<void>,
+    private readonly size: number,
+    private readonly write: (batch: T[]) => Promise<void>,
   ) {
-    this.writer = new GraphWriter(db, graph);
-    this.chain = this.guard(async () => {
-      await db.deleteGraph(graph);
-      await db.command(["DEL", ...clearKeys]);
-      await this.writer.createIndexes();
-    });
+    this.chain = this.guard(first);
   }
 
-  /** Queues one file's facts; a full batch starts writing without waiting for the caller. */
-  add(f: FileFacts): void {
-    this.pending.push(f);
-    if (this.pending.length >= BATCH) this.flushPending();
+  /** Queues items; true when a full batch was handed to the writer. */
+  add(items: Iterable<T>): boolean {
+    for (const item of items) this.pending.push(item);
+    if (this.pending.length < this.size) return false;
+    this.flush();
+    return true;
   }
 
   /** Writes what is queued and waits for every write; rethrows the first failure. */
   async finish(): Promise<void> {
-    this.flushPending();
+    this.flush();
     await this.chain;
     if (this.failure !== undefined) throw this.failure;
   }
 
-  private flushPending(): void {
+  private flush(): void {
     if (!this.pending.length) return;
     const batch = this.pending;
     this.pending = [];
-    this.chain = this.chain.then(() =>
-      this.guard(async () => {
-        await this.writer.files(batch.map(fileNode));
-        await this.writer.symbols(batch.flatMap(symbolNodes));
-        await this.db.hashSet(this.hashes, Object.fromEntries(batch.map((f) => [f.path, f.hash])));
-        await this.db.hashSet(
-          this.facts,
-          Object.fromEntries(batch.map((f) => [f.path, JSON.stringify(f)])),
-        );
-      })
-    );
+    this.chain = this.chain.then(() => this.guard(() => this.write(batch)));
   }
 
-  /** Runs a step unless one failed before; a failure is kept for finish(), never left unhandled. */
   private async guard(step: () => Promise<void>): Promise<void> {
     if (this.failure !== undefined) return;
     try {
@@ -75,5 +62,65 @@ export class StagingStream {
     } catch (err) {
       this.failure = err;
     }
+  }
+}
+
+export class StagingStream {
+  private readonly batches: Batches<FileFacts>;
+
+  /**
+   * @param graph the staging graph; `hashes` and `facts` are the staging keys of the file-hash
+   *   and facts caches. Everything at these keys is removed first.
+   */
+  constructor(db: Db, graph: string, hashes: string, facts: string, clearKeys: string[]) {
+    const writer = new GraphWriter(db, graph);
+    this.batches = new Batches<FileFacts>(
+      async () => {
+        await db.deleteGraph(graph);
+        await db.command(["DEL", ...clearKeys]);
+        await writer.createIndexes();
+      },
+      BATCH,
+      async (batch) => {
+        await writer.files(batch.map(fileNode));
+        await writer.symbols(batch.flatMap(symbolNodes));
+        await db.hashSet(hashes, Object.fromEntries(batch.map((f) => [f.path, f.hash])));
+        await db.hashSet(facts, Object.fromEntries(batch.map((f) => [f.path, JSON.stringify(f)])));
+      },
+    );
+  }
+
+  /** Queues one file's facts; a full batch starts writing without waiting for the caller. */
+  add(f: FileFacts): void {
+    this.batches.add([f]);
+  }
+
+  /** Writes what is queued and waits for every write; rethrows the first failure. */
+  finish(): Promise<void> {
+    return this.batches.finish();
+  }
+}
+
+/**
+ * The second half: edges that are final as soon as they are resolved (calls, imports) written
+ * while the next files are resolved, after the nodes they join (`nodesWritten`). `add` hands the
+ * database a full chunk and lets it run: the caller's next step runs meanwhile.
+ */
+export class EdgeStream {
+  private readonly batches: Batches<Edge>;
+
+  constructor(nodesWritten: Promise<void>, write: (edges: Edge[]) => Promise<void>) {
+    this.batches = new Batches<Edge>(() => nodesWritten, EDGE_CHUNK, write);
+  }
+
+  /** Queues edges; at a full chunk, its write starts and the event loop gets a turn. */
+  async add(edges: Edge[]): Promise<void> {
+    // The write's requests go out, and replies come in, only while this thread yields.
+    if (this.batches.add(edges)) await new Promise((r) => setTimeout(r, 0));
+  }
+
+  /** Writes what is queued and waits for every write; rethrows the first failure. */
+  finish(): Promise<void> {
+    return this.batches.finish();
   }
 }

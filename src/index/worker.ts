@@ -1,5 +1,6 @@
 /** Worker side of the parse pool: file bytes in, FileFacts out. */
 import { languageByName } from "../lang/registry.ts";
+import { toolsFor } from "../lang/parser.ts";
 import { extractFacts } from "./extract.ts";
 
 export interface ParseRequest {
@@ -10,6 +11,11 @@ export interface ParseRequest {
   bytes: Uint8Array;
 }
 
+/** Load these languages' grammars and compile their queries now, before any file arrives. */
+export interface WarmRequest {
+  warm: string[];
+}
+
 export type ParseReply =
   | { id: number; facts: import("../graph/facts.ts").FileFacts }
   | { id: number; error: string };
@@ -17,11 +23,19 @@ export type ParseReply =
 /** Serves parse requests on this worker's message port. */
 export function serveParseRequests(): void {
   const scope = self as unknown as {
-    onmessage: ((e: MessageEvent<ParseRequest>) => void) | null;
+    onmessage: ((e: MessageEvent<ParseRequest | WarmRequest>) => void) | null;
     postMessage(msg: ParseReply): void;
   };
   scope.onmessage = async (e) => {
     const req = e.data;
+    if ("warm" in req) {
+      // A failure here shows again, with its file, when a request of that language comes.
+      for (const name of req.warm) {
+        const spec = languageByName(name);
+        if (spec) await toolsFor(spec).catch(() => {});
+      }
+      return;
+    }
     try {
       const spec = languageByName(req.language);
       if (!spec) throw new Error(`unknown language ${req.language}`);

@@ -49,10 +49,20 @@ export class GraphWriter {
     }
   }
 
+  /**
+   * Two batches in flight: this thread encodes the next batch while the database runs the one
+   * before (on a second core), instead of each waiting for the other. Order does not matter to
+   * these writes; a failure still fails the whole call.
+   */
   private async batched(cypher: string, rows: object[], size: number): Promise<void> {
+    let running: Promise<unknown> | undefined;
     for (let i = 0; i < rows.length; i += size) {
-      await this.db.query(this.graph, cypher, { rows: rows.slice(i, i + size) });
+      const next = this.db.query(this.graph, cypher, { rows: rows.slice(i, i + size) });
+      next.catch(() => {}); // awaited below; a failure of `running` first must not leave it unheard
+      if (running) await running;
+      running = next;
     }
+    await running;
   }
 
   private async ignoreExisting(cypher: string): Promise<void> {

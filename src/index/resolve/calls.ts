@@ -26,6 +26,19 @@ import { chooseOverload } from "./overloads.ts";
 /** Calls: receivers, constructors, overloads, function values; the edges of every file. */
 export class Resolver extends OverloadChoice {
   run(only?: Set<string>): Resolution {
+    const steps = this.steps(only);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * The resolution file by file: yields each resolved file's CALLS and IMPORTS edges as soon as
+   * they are known (they are final: no other file states them), and returns the whole. A writer
+   * can store them while the next files are resolved.
+   */
+  *steps(only?: Set<string>): Generator<Edge[], Resolution> {
     // Owners and bases first: method lookups through self/this depend on them.
     for (const scope of this.scopes.values()) this.attachOwners(scope);
     const edges = new Map<string, Edge[]>();
@@ -57,7 +70,9 @@ export class Resolver extends OverloadChoice {
     }
     for (const scope of this.scopes.values()) {
       if (!resolved.has(scope.facts.path)) continue;
-      edges.get(scope.facts.path)!.push(...this.imports(scope), ...this.callEdges(scope));
+      const own = [...this.imports(scope), ...this.callEdges(scope)];
+      edges.get(scope.facts.path)!.push(...own);
+      yield own.filter(isFinal);
     }
     // One edge per (type, from, to) across the repository: two files can state the same fact
     // (two `impl Trait for T` blocks); the first file in path order owns it.
@@ -66,8 +81,7 @@ export class Resolver extends OverloadChoice {
       edges.set(
         path,
         list.filter((e) => {
-          // CALLS and IMPORTS start at the owning file's own nodes: never stated twice.
-          if (e.type === "CALLS" || e.type === "IMPORTS") return true;
+          if (isFinal(e)) return true;
           const key = `${e.type}\0${e.from}\0${e.to}`;
           if (seen.has(key)) return false;
           seen.add(key);
@@ -623,4 +637,9 @@ export class Resolver extends OverloadChoice {
     }
     return undefined;
   }
+}
+
+/** CALLS and IMPORTS start at the owning file's own nodes: never stated by another file. */
+export function isFinal(e: Edge): boolean {
+  return e.type === "CALLS" || e.type === "IMPORTS";
 }

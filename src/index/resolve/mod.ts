@@ -14,8 +14,10 @@ import type { LanguageSpec } from "../../lang/spec.ts";
 import type { FileFacts } from "../../graph/facts.ts";
 import { Resolver } from "./calls.ts";
 import type { Resolution } from "./model.ts";
+import type { Edge } from "../../graph/model.ts";
 
 export type { Resolution } from "./model.ts";
+export { isFinal } from "./calls.ts";
 export { chooseOverload } from "./overloads.ts";
 
 /**
@@ -30,4 +32,16 @@ export function resolveAll(
   manifests?: ReadonlyMap<string, string>,
 ): Resolution {
   return new Resolver(allFacts, specOf, manifests).run(only);
+}
+
+/**
+ * `resolveAll` of every file, step by step: each step yields one file's CALLS and IMPORTS edges,
+ * final as soon as they come (see `Resolver.steps`); the generator returns the whole resolution.
+ */
+export function resolveSteps(
+  allFacts: FileFacts[],
+  specOf: (language: string) => LanguageSpec | undefined,
+  manifests?: ReadonlyMap<string, string>,
+): Generator<Edge[], Resolution> {
+  return new Resolver(allFacts, specOf, manifests).steps();
 }
