@@ -7,7 +7,8 @@ import { type ServerVersions, serverVersions } from "../db/probe.ts";
 import { CgraphError } from "../errors.ts";
 import type { DbMode } from "../db/config.ts";
 import { dbMode } from "../db/config.ts";
-import { type DbStatus, dbStatus, ensureDbDetailed, stopDb } from "../db/ensure.ts";
+import { ensureDbDetailed } from "../db/ensure.ts";
+import { type DbStatus, dbStatus, stopDb } from "../db/status.ts";
 import { type Command, parseCommandArgs } from "./command.ts";
 
 const USAGE = "cgraph db <status|start|stop> [options]";
@@ -22,8 +23,8 @@ Shows, starts or stops the FalkorDB server cgraph uses.
   stop [--docker]              stop the embedded server (and with --docker the cgraph-falkordb
                                container); a configured server is never stopped
 
-Order: FALKORDB_URL / FALKORDB_HOST (configured) > FalkorDB on localhost:6379 > Docker >
-embedded server (downloaded on first use). --mode (or CGRAPH_DB) is auto, external, docker or
+Order: FALKORDB_URL / FALKORDB_HOST / FALKORDB_SENTINELS (configured) > FalkorDB on
+localhost:6379 > Docker > embedded server (downloaded on first use). --mode (or CGRAPH_DB) is auto, external, docker or
 embedded. Run 'cgraph db <command> --help' for a command's options.`;
 
 const SUB_HELP: Record<string, string> = {
@@ -62,6 +63,25 @@ export function formatStatus(s: DbStatus): string {
   for (const st of s.steps) {
     lines.push(`  ${st.source.padEnd(width)}  ${st.status.padEnd(9)}  ${st.detail}`);
   }
+  if (s.sentinel) {
+    const sn = s.sentinel;
+    lines.push(
+      "",
+      `Sentinel mode (FALKORDB_SENTINELS, primary '${sn.master}'):`,
+      `  primary    ${
+        sn.primary
+          ? `${sn.primary}${sn.primary_ok ? " (answers as primary)" : ` (${sn.detail})`}`
+          : `none known${sn.detail ? ` (${sn.detail})` : ""}`
+      }`,
+    );
+    for (const a of sn.sentinels) {
+      lines.push(
+        `  sentinel   ${a.address}  ${
+          a.error ?? (a.primary ? `names primary ${a.primary}` : `monitors no '${sn.master}'`)
+        }`,
+      );
+    }
+  }
   const e = s.embedded;
   lines.push("", `Embedded server (data dir ${e.data_dir}):`);
   if (e.instance) {
@@ -92,7 +112,8 @@ export function formatStatus(s: DbStatus): string {
   );
   lines.push("");
   if (s.usable) {
-    lines.push(`In use: ${s.source} at ${s.address}`);
+    const how = s.sentinel ? ` (sentinel mode, primary '${s.sentinel.master}')` : "";
+    lines.push(`In use: ${s.source}${how} at ${s.address}`);
   } else if (s.steps.some((st) => st.source === "configured" && st.status === "failed")) {
     lines.push("No usable server: the configured one does not answer (see above).");
   } else {
@@ -106,7 +127,9 @@ async function versionsInUse(mode: DbMode | undefined): Promise<ServerVersions |
   try {
     const r = await ensureDbDetailed({ mode, quiet: true });
     try {
-      return await serverVersions(r.db);
+      const v = await serverVersions(r.db);
+      const sentinel = r.db.endpoint.sentinel;
+      return sentinel ? { ...v, mode: `sentinel-managed primary of '${sentinel.master}'` } : v;
     } finally {
       await r.db.close();
     }

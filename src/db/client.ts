@@ -43,6 +43,7 @@ export interface GraphListing {
 
 export class Db {
   #closed = false;
+  #closedBy: CgraphError | undefined;
   #lastError: string | undefined;
 
   private constructor(
@@ -189,9 +190,14 @@ export class Db {
     return this.cluster ? this.cluster.graph(name) : this.client!.selectGraph(name);
   }
 
-  async close(): Promise<void> {
+  /**
+   * Closes the connection. `reason`: what a call made on this Db from now on answers (the
+   * connection was given up for a reason the caller should hear, not closed by its owner).
+   */
+  async close(reason?: CgraphError): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#closedBy = reason;
     try {
       const closing = this.cluster ? this.cluster.close() : this.client!.close();
       await deadline(closing, 2000, () => new Error("close timed out"));
@@ -202,21 +208,44 @@ export class Db {
 
   async #call<T>(fn: () => Promise<T>, ms: number): Promise<T> {
     if (this.#closed) {
-      throw new DbUnavailableError("internal: the database connection was already closed");
+      throw this.#closedBy ??
+        new DbUnavailableError("internal: the database connection was already closed");
     }
     try {
       return await deadline(fn(), ms, () => this.#lost(`no answer within ${ms} ms`));
     } catch (err) {
+      // Given up while this call ran (the Sentinels moved the primary): say why.
+      if (this.#closedBy) throw this.#closedBy;
       if (err instanceof CgraphError) throw err;
       const msg = messageOf(err);
       if (/client is closed|socket closed|connection|ECONN|EPIPE|not connected/i.test(msg)) {
         throw this.#lost(this.#lastError ?? msg);
+      }
+      const sentinel = this.endpoint.sentinel;
+      if (sentinel && /^READONLY/.test(msg)) {
+        // A demoted primary: drop this connection; the next call asks the Sentinels again.
+        const demoted = new DbUnavailableError(
+          `FalkorDB at ${this.address} is no longer the primary of '${sentinel.master}' ` +
+            `(it answered: ${msg})`,
+          "The Sentinels failed over to another server: try again, cgraph connects to the new " +
+            "primary at the next call.",
+        );
+        await this.close(demoted);
+        throw demoted;
       }
       throw new DbQueryError(msg);
     }
   }
 
   #lost(why: string): CgraphError {
+    const sentinel = this.endpoint.sentinel;
+    if (sentinel) {
+      return new DbUnavailableError(
+        `The FalkorDB primary of '${sentinel.master}' at ${this.address} stopped answering: ${why}`,
+        "cgraph asks the Sentinels for the primary again at the next call (a failover takes a " +
+          "few seconds); 'cgraph db status' shows what they say.",
+      );
+    }
     return new DbUnavailableError(
       `FalkorDB at ${this.address} (${this.endpoint.origin}) stopped answering: ${why}`,
       "Check that the server is running ('cgraph db status'), then try again.",

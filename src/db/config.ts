@@ -14,6 +14,79 @@ export interface Endpoint {
   tls?: boolean;
   /** Where this endpoint came from, for messages: "FALKORDB_URL", "embedded server", ... */
   origin: string;
+  /** Set when the Sentinels named this server as the primary (see sentinel.ts). */
+  sentinel?: SentinelConfig;
+}
+
+/** Sentinel mode: the Sentinels to ask and the name of the primary they monitor. */
+export interface SentinelConfig {
+  /** FALKORDB_SENTINEL_MASTER: the name in the Sentinels' `sentinel monitor <name> ...`. */
+  master: string;
+  /** FALKORDB_SENTINELS, in the order given. */
+  sentinels: { host: string; port: number }[];
+  /** FALKORDB_SENTINEL_USERNAME / _PASSWORD: the Sentinels' own credentials, when they ask. */
+  username?: string;
+  password?: string;
+}
+
+export const DEFAULT_SENTINEL_PORT = 26379;
+
+const SENTINEL_USAGE = "Set FALKORDB_SENTINELS=host:port,host:port (the Sentinels) and " +
+  "FALKORDB_SENTINEL_MASTER=<name> (the primary's name in their 'sentinel monitor' line).";
+
+/**
+ * Reads FALKORDB_SENTINELS and FALKORDB_SENTINEL_MASTER; undefined when neither is set. Either
+ * alone, a bad address, or a FALKORDB_URL / FALKORDB_HOST beside them is an error.
+ */
+export function configuredSentinel(
+  env: (k: string) => string | undefined = Deno.env.get,
+): SentinelConfig | undefined {
+  const list = env("FALKORDB_SENTINELS")?.trim();
+  const master = env("FALKORDB_SENTINEL_MASTER")?.trim();
+  if (!list && !master) return undefined;
+  if (!list) {
+    throw new CgraphError(
+      "FALKORDB_SENTINEL_MASTER is set but FALKORDB_SENTINELS is not",
+      SENTINEL_USAGE,
+    );
+  }
+  if (!master) {
+    throw new CgraphError(
+      "FALKORDB_SENTINELS is set but FALKORDB_SENTINEL_MASTER is not",
+      SENTINEL_USAGE,
+    );
+  }
+  for (const other of ["FALKORDB_URL", "FALKORDB_HOST", "FALKORDB_PORT"]) {
+    if (env(other)?.trim()) {
+      throw new CgraphError(
+        `FALKORDB_SENTINELS and ${other} are both set: cgraph cannot tell which server to use`,
+        `In sentinel mode the Sentinels name the primary: unset ${other}.`,
+      );
+    }
+  }
+  if (/\s/.test(master)) {
+    throw new CgraphError(
+      `FALKORDB_SENTINEL_MASTER has a space in it: '${master}'`,
+      SENTINEL_USAGE,
+    );
+  }
+  const sentinels = list.split(",").map((s) => s.trim()).filter(Boolean).map((item) => {
+    const m = /^(?:\[([^\]]+)\]|([^:\[\]]+))(?::(.*))?$/.exec(item);
+    if (!m || !(m[1] ?? m[2])) {
+      throw new CgraphError(`FALKORDB_SENTINELS has an invalid address: '${item}'`, SENTINEL_USAGE);
+    }
+    const port = m[3] === undefined ? DEFAULT_SENTINEL_PORT : parsePort(m[3], "FALKORDB_SENTINELS");
+    return { host: m[1] ?? m[2], port };
+  });
+  if (sentinels.length === 0) {
+    throw new CgraphError("FALKORDB_SENTINELS names no Sentinel", SENTINEL_USAGE);
+  }
+  return {
+    master,
+    sentinels,
+    username: env("FALKORDB_SENTINEL_USERNAME") || undefined,
+    password: env("FALKORDB_SENTINEL_PASSWORD") || undefined,
+  };
 }
 
 export const DEFAULT_PORT = 6379;

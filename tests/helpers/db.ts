@@ -1,6 +1,6 @@
 /**
  * A real FalkorDB for tests, with zero setup:
- *   - FALKORDB_URL / FALKORDB_HOST / FALKORDB_PORT set: that server;
+ *   - FALKORDB_URL / FALKORDB_HOST / FALKORDB_PORT (or FALKORDB_SENTINELS) set: that server;
  *   - else a private embedded server for this test process (binaries downloaded once into the
  *     normal per-user cache, reused by later runs), in a temporary data directory that is removed,
  *     and the server killed, when the process exits.
@@ -12,7 +12,7 @@
  */
 import { join } from "node:path";
 import { Db } from "../../src/db/client.ts";
-import { configuredEndpoint } from "../../src/db/config.ts";
+import { configuredEndpoint, configuredSentinel } from "../../src/db/config.ts";
 import { ensureBundle } from "../../src/db/download.ts";
 import { ensureDbDetailed } from "../../src/db/ensure.ts";
 import { cacheDir } from "../../src/paths.ts";
@@ -37,7 +37,7 @@ export function testDb(): Promise<Db> {
 }
 
 async function openTestDb(): Promise<Db> {
-  if (configuredEndpoint()) {
+  if (configuredEndpoint() || configuredSentinel()) {
     return (await ensureDbDetailed({ quiet: true, mode: "external" })).db;
   }
   sharedDir ??= await Deno.makeTempDir({ prefix: "cgraph-testdb-" });
