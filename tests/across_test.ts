@@ -304,3 +304,28 @@ Deno.test(
     }
   },
 );
+
+Deno.test(
+  { name: "packages in fixtures, tests or vendored code are offered to nobody", ...opts },
+  async () => {
+    const db = await testDb();
+    const x = await indexAll(db, ["atlas"]);
+    // A repository holding geo as a test fixture: its package.json names @acme/geo.
+    const outer = await Deno.makeTempDir({ prefix: "cgraph-outer-" });
+    const geo = await copyFixture("projects/geo");
+    await Deno.mkdir(join(outer, "fixtures"));
+    await Deno.rename(geo, join(outer, "fixtures/geo"));
+    x.dir.outer = outer;
+    x.name.outer = uniqueName("outer");
+    try {
+      await indexAs(db, outer, x.name.outer);
+      const text = await cli(db, x, "outer", "impact", "area", "--across-projects");
+      assert(text.includes("its file is in no package other projects import"), text);
+      const list = await cli(db, x, "atlas", "list");
+      const row = list.split("\n").find((l) => l.startsWith(`${x.name.atlas} | test |`)) ?? "";
+      assert(!row.includes("uses"), list);
+    } finally {
+      await cleanup(db, x);
+    }
+  },
+);

@@ -52,6 +52,14 @@ export async function packagesOf(reader: GraphReader): Promise<PackageRef[]> {
   }));
 }
 
+/**
+ * The packages a project offers others: those outside tests, fixtures, examples, vendored and
+ * generated code (a fixture's package.json names no package anyone installs).
+ */
+export function offered(packages: PackageRef[]): PackageRef[] {
+  return packages.filter((p) => isProduction(p.dir ? `${p.dir}/_` : "_"));
+}
+
 /** The package of a file: the one whose directory holds it most closely (its language's). */
 export function packageOfFile(
   packages: PackageRef[],
@@ -148,7 +156,7 @@ export async function dependentsAcross(
   const language = String(
     (await homeReader.rows(Q.SYMBOL_DETAILS, { id: target.id }))[0]?.language ?? "",
   );
-  const pkg = packageOfFile(await packagesOf(homeReader), target.path, language);
+  const pkg = packageOfFile(offered(await packagesOf(homeReader)), target.path, language);
   if (!pkg) return { projects: [] };
   const out: AcrossProject[] = [];
   for (const other of await otherProjects(db, home.project, home.branch)) {
@@ -275,19 +283,19 @@ export async function dependenciesOf(
     return p;
   };
   for (const g of graphs) {
-    const others = pickGraphs(graphs, g.branch).filter((o) => o.project !== g.project);
-    const offered: { project: string; p: PackageRef }[] = [];
-    for (const o of others) {
-      for (const p of await packagesIn(o.graph)) offered.push({ project: o.project, p });
+    const candidates = pickGraphs(graphs, g.branch).filter((o) => o.project !== g.project);
+    const others: { project: string; p: PackageRef }[] = [];
+    for (const o of candidates) {
+      for (const p of offered(await packagesIn(o.graph))) others.push({ project: o.project, p });
     }
-    if (!offered.length) continue;
+    if (!others.length) continue;
     const own = new Set((await packagesIn(g.graph)).map((p) => p.name));
     const rows = await new GraphReader(db, g.graph).rows(Q.FILES_USING).catch(() => []);
     const found = new Map<string, Set<string>>();
     for (const r of rows) {
       const language = String(r.language);
       for (const source of usesOf(r.uses)) {
-        for (const { project, p } of offered) {
+        for (const { project, p } of others) {
           if (own.has(p.name) || !p.languages.includes(language)) continue;
           if (!importsPackage(source, p)) continue;
           const set = found.get(project) ?? new Set<string>();
