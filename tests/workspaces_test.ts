@@ -1,7 +1,9 @@
 /**
- * Workspace-aware import resolution (fixtures/monorepo-ts: its contract runs with every fixture in
- * index_test.ts): tsconfig's JSON dialect, and an edit to a project file alone (package.json,
- * tsconfig.json) re-resolves the repository so the graph still equals a full index.
+ * Workspace-aware import resolution (fixtures/monorepo-ts, monorepo-rust, monorepo-java,
+ * references-ts, compile-db-c: their contracts run with every fixture in index_test.ts):
+ * tsconfig's JSON dialect, and an edit to a project file alone (package.json, tsconfig.json,
+ * Cargo.toml, pom.xml, compile_commands.json) re-resolves the repository so the graph still equals
+ * a full index.
  */
 import assert, { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
@@ -78,3 +80,84 @@ Deno.test(
     }
   },
 );
+
+/** [fixture, project file, text replaced, by, importing file, what it imports before, after]. */
+const BUILD_FILES: [string, string, string, string, string, string, string][] = [
+  [
+    "monorepo-rust",
+    "crates/app/Cargo.toml",
+    'path = "../geometry", package = "geometry-core"',
+    'path = "../geom"',
+    "crates/app/src/main.rs",
+    "crates/geometry/src/lib.rs",
+    "crates/geom/src/lib.rs",
+  ],
+  [
+    "monorepo-java",
+    "app/pom.xml",
+    "<artifactId>acme-core</artifactId>",
+    "<artifactId>acme-legacy</artifactId>",
+    "app/src/main/java/com/acme/app/Checkout.java",
+    "core/src/main/java/com/acme/core/Money.java",
+    "legacy/src/main/java/com/acme/core/Money.java",
+  ],
+  [
+    "compile-db-c",
+    "compile_commands.json",
+    "-I../include/v2",
+    "-I../include/v1",
+    "src/main.c",
+    "include/v2/config.h",
+    "include/v1/config.h",
+  ],
+  [
+    "references-ts",
+    "packages/core/tsconfig.json",
+    '"rootDir": "lib"',
+    '"rootDir": "src"',
+    "packages/app/src/main.ts",
+    "packages/core/lib/math.ts",
+    "",
+  ],
+];
+
+for (const [fixture, file, from, to, importer, before, after] of BUILD_FILES) {
+  Deno.test(
+    { name: `an edit to ${file} alone re-resolves (${fixture})`, ...opts },
+    async () => {
+      const db = await testDb();
+      const dir = await copyFixture(fixture);
+      const inc = uniqueName("bf-inc");
+      const full = uniqueName("bf-full");
+      const imports = async () =>
+        (await db.query(
+          keysFor(inc, "test").graph,
+          "MATCH (:File {path: $p})-[:IMPORTS]->(b:File) RETURN b.path AS p",
+          { p: importer },
+          { readOnly: true },
+        )).map((r) => String(r.p));
+      try {
+        await indexAs(db, dir, inc);
+        assert((await imports()).includes(before));
+        const path = join(dir, file);
+        const text = await Deno.readTextFile(path);
+        assert(text.includes(from));
+        await Deno.writeTextFile(path, text.replace(from, to));
+        const s = await indexAs(db, dir, inc);
+        assertEquals([s.mode, s.files.modified, s.files.added], ["incremental", [], []]);
+        const now = await imports();
+        assert(!now.includes(before), now.join(", "));
+        if (after) assert(now.includes(after), now.join(", "));
+        await indexAs(db, dir, full, { full: true });
+        assertEquals(
+          await dumpGraph(db, keysFor(inc, "test").graph),
+          await dumpGraph(db, keysFor(full, "test").graph),
+        );
+      } finally {
+        await dropProject(db, inc);
+        await dropProject(db, full);
+        await Deno.remove(dir, { recursive: true });
+      }
+    },
+  );
+}

@@ -62,6 +62,18 @@ export const LABELS: LabelDoc[] = [
       lines: "number of lines",
       calls: "the file's call sites by name, resolved or not: ` name:line,line name:line ` " +
         "(find them with `f.calls CONTAINS ' name:'`)",
+      uses: "module paths the file imports, as written: ` a/b c.d ` (`f.uses CONTAINS ' pkg'`)",
+    },
+  },
+  {
+    label: "Package",
+    description: "a package this project offers other projects (package.json name, Go package, " +
+      "Cargo library, Python top-level package, JVM/C# package)",
+    properties: {
+      name: "the name other projects import: `@acme/geo`, `example.com/kit/shapes`",
+      dir: "its directory, relative to the repository root",
+      sep: "what follows the name in an import of its contents (`/`, `.`, `::`; '' for none)",
+      languages: "languages that import it, space-separated",
     },
   },
   {

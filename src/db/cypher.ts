@@ -25,7 +25,7 @@ export const CREATE_FULLTEXT =
 
 export const CREATE_FILES = `UNWIND $rows AS r
 CREATE (:File {id: r.id, path: r.path, name: r.name, ext: r.ext, language: r.language,
-  hash: r.hash, lines: r.lines, calls: r.calls})`;
+  hash: r.hash, lines: r.lines, calls: r.calls, uses: r.uses})`;
 
 /** One statement per kind: labels cannot be parameters. */
 export function createSymbols(kind: SymbolKind): string {
@@ -139,3 +139,13 @@ export const CREATE_NOTE = `CREATE (:Note {id: $id, text: $text, kind: $kind, ta
   name: $name, symbol_kind: $symbol_kind, path: $path, line: $line})`;
 
 export const DELETE_NOTE = "MATCH (n:Note {id: $id}) DELETE n";
+
+// ---- packages a project offers others (src/index/packages.ts, src/query/across.ts) ----------
+
+export const CURRENT_PACKAGES =
+  "MATCH (p:Package) RETURN p.name AS name, p.dir AS dir, p.sep AS sep, p.languages AS languages";
+
+export const DELETE_PACKAGES = "MATCH (p:Package) DELETE p";
+
+export const CREATE_PACKAGES = `UNWIND $rows AS r
+CREATE (:Package {name: r.name, dir: r.dir, sep: r.sep, languages: r.languages})`;

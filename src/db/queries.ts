@@ -87,6 +87,19 @@ LIMIT $cap`;
 export const FILES_CALLING = `MATCH (f:File) WHERE f.calls CONTAINS $needle
 RETURN f.path AS path, f.calls AS calls LIMIT $cap`;
 
+/** The packages a project offers others (src/query/across.ts). */
+export const PACKAGES =
+  "MATCH (p:Package) RETURN p.name AS name, p.dir AS dir, p.sep AS sep, p.languages AS languages";
+
+/** Files importing a module path that starts so and calling a name (`$calls`: ` name:`). */
+export const FILES_USING_CALLING = `MATCH (f:File)
+WHERE f.uses CONTAINS $uses AND f.calls CONTAINS $calls
+RETURN f.path AS path, f.language AS language, f.uses AS uses, f.calls AS calls LIMIT $cap`;
+
+/** The module paths every file imports. */
+export const FILES_USING = `MATCH (f:File) WHERE f.uses <> ''
+RETURN f.language AS language, f.uses AS uses`;
+
 /** Every definition of one file (diff_impact maps changed lines to them). */
 export const SYMBOLS_IN_FILE = `MATCH (s:Symbol {path: $path}) RETURN ${node("s")}`;
 

@@ -19,6 +19,11 @@ export interface FileNode {
    * resolved nowhere, so an answer can say it is a lower bound (src/query/unresolved.ts).
    */
   calls: string;
+  /**
+   * The module paths the file imports, as written, ` source source ` (spaces around every entry):
+   * another project's package a file imports is found by name (src/query/across.ts).
+   */
+  uses: string;
 }
 
 export interface SymbolNode {
@@ -127,7 +132,17 @@ export function fileNode(f: FileFacts): FileNode {
     hash: f.hash,
     lines: f.lines,
     calls: callSites(f),
+    uses: importSources(f),
   };
+}
+
+/** ` source source ` for FileNode.uses (first-seen order, each once). */
+export function importSources(f: FileFacts): string {
+  const seen = new Set<string>();
+  for (const i of f.imports ?? []) {
+    if (i.source && !/\s/.test(i.source)) seen.add(i.source);
+  }
+  return seen.size ? ` ${[...seen].join(" ")} ` : "";
 }
 
 /** ` name:line,line name:line ` for FileNode.calls (lines ascending, names in first-seen order). */

@@ -34,6 +34,7 @@ import {
 } from "./pool.ts";
 import { isFinal, type Resolution, resolveAll, resolveSteps } from "./resolve/mod.ts";
 import { type Manifests, readManifests } from "./manifests.ts";
+import { providedPackages, writePackages } from "./packages.ts";
 import { readCandidates, type ReadFile } from "./scan.ts";
 import { nextStatCache, statLookup } from "./stat_cache.ts";
 import { type Skipped, walkRepository } from "./walk.ts";
@@ -48,6 +49,13 @@ class SeedFailed extends Error {
     super(cause instanceof Error ? cause.message : String(cause));
   }
 }
+
+/**
+ * What a graph holds beyond what earlier versions wrote (2: File.uses and Package nodes, for
+ * cross-project answers): a graph written before is indexed in full once, since an incremental
+ * run rewrites only the files that changed.
+ */
+const GRAPH_SCHEMA = "2";
 
 /** Files per slice when the facts and edge caches are written. */
 const CACHE_SLICE = 500;
@@ -389,12 +397,17 @@ async function priorState(
     warnings.push("the previous incremental run was interrupted; re-indexing in full");
     return undefined;
   }
-  const [storedGeneration, storedManifests] = await db.command<(string | null)[]>([
+  const [storedGeneration, storedManifests, storedSchema] = await db.command<(string | null)[]>([
     "HMGET",
     ref.keys.info,
     "generation",
     "manifest_digest",
+    "schema",
   ]);
+  if ((storedSchema ?? "1") !== GRAPH_SCHEMA) {
+    warnings.push("the graph was written by an earlier cgraph; re-indexing in full once");
+    return undefined;
+  }
   const generation = storedGeneration ?? undefined;
   const manifestDigest = storedManifests ?? undefined;
   const kept = residents.get(ref.keys.graph);
@@ -504,6 +517,7 @@ async function full(
   await early.finish();
   progress({ phase: "write", done: 1, total: 3 });
   await writer.edges([...resolution.edges.values()].flat().filter((e) => !isFinal(e)));
+  await writePackages(db, ref.keys.staging, providedPackages(facts, manifests.texts), true);
   progress({ phase: "write", done: 2, total: 3 });
   await runPostIndexSteps({
     db,
@@ -630,6 +644,8 @@ async function incremental(
   await writer.deleteEdges(oldEdges);
   progress({ phase: "write", done: 2, total: 4 });
   await writer.edges([...freshPaths, ...rewire].flatMap((p) => after.edges.get(p) ?? []));
+  const packages = providedPackages([...nextFacts.values()], manifests.texts);
+  await writePackages(db, ref.keys.graph, packages, false);
   progress({ phase: "write", done: 3, total: 4 });
   await runPostIndexSteps({
     db,
@@ -814,5 +830,6 @@ async function writeInfo(
     stat_digest: digest,
     manifest_digest: manifestDigest,
     generation,
+    schema: GRAPH_SCHEMA,
   });
 }

@@ -36,8 +36,26 @@
  * Everything a query cannot say (module paths, import resolution) is a function here.
  */
 import type { Node } from "web-tree-sitter";
-import type { ImportFact } from "../graph/facts.ts";
+import type { FileFacts, ImportFact } from "../graph/facts.ts";
 export type { ImportFact };
+
+/**
+ * A package the repository offers other projects under the name they import it by
+ * (LanguageSpec.provides): a project importing it depends on this one (src/query/across.ts).
+ */
+export interface ProvidedPackage {
+  /** The name an import uses: `@acme/geo`, `example.com/geo/shapes`, `acme_geo`, `com.acme.geo`. */
+  name: string;
+  /** Its directory in the repository ("" for the root). */
+  dir: string;
+  /**
+   * What follows the name in an import of something inside it (`/`, `.`, `::`): the package holds
+   * every file below `dir`. "" (Go, Java): only the name itself, and only the files in `dir`.
+   */
+  sep: string;
+  /** Languages whose files import it (default: the spec's family). */
+  languages?: string[];
+}
 
 /** A lambda that runs on a value the call shows (LanguageSpec.scopeLambda). */
 export interface ScopeLambda {
@@ -110,6 +128,11 @@ export interface LanguageSpec {
    * re-resolves the repository.
    */
   manifests?: string[];
+  /**
+   * The packages the repository offers other projects, from its project files and the facts of
+   * this language's files (a package.json `name`, a go.mod module's packages, a Cargo package).
+   */
+  provides?(repo: RepoFiles, files: readonly FileFacts[]): ProvidedPackage[];
   /** Name an import of a whole module binds when it has no alias (`import a.b` binds `a.b`). */
   moduleBinding?(source: string): string | undefined;
   /** An import statement that brings in types only (`import type ...`), by its text. */

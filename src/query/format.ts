@@ -19,6 +19,7 @@ import type { StatsResult } from "./stats.ts";
 import type { ProjectsResult } from "./projects.ts";
 import type { Resolved } from "./resolve_symbol.ts";
 import type { Unresolved } from "./unresolved.ts";
+import type { Across } from "./across.ts";
 
 /**
  * How to pick one of several definitions, naming the argument values that do it: a file when
@@ -276,20 +277,59 @@ export function formatImpact(r: ImpactResult, notes: string[] = []): string {
         dist ? ` (${dist})` : ""
       }`;
     },
-    (g) =>
-      byFile(
+    (g) => [
+      ...byFile(
         g.files.flatMap((f) => f.links),
         (l) => l.node,
         (l) => ` | d${l.depth}${l.rel === "CALLS" ? "" : ` ${l.rel.toLowerCase()}`}`,
       ),
+      ...acrossLines(g.across),
+    ],
     (g) => [
       ...paged(g.total, r.offset ?? 0, g.files.reduce((n, f) => n + f.links.length, 0)),
       ...(g.hidden_tests ? [`+${g.hidden_tests} in tests/examples (include_tests=true)`] : []),
       ...(g.capped ? ["search capped"] : []),
       ...unresolvedNote(g.unresolved),
+      ...acrossNote(g.across),
     ],
     notes,
   );
+}
+
+/** `across projects: +3 in 1 project (app)`, or why there are none. */
+function acrossNote(a: Across | undefined): string[] {
+  if (!a) return [];
+  if (!a.package) return ["across projects: its file is in no package other projects import"];
+  if (!a.projects.length) return [`across projects: no other indexed project imports ${a.package}`];
+  const n = a.projects.reduce((k, p) => k + p.total, 0);
+  return [
+    `across projects: +${n} in ${plural(a.projects.length, "project")} importing ${a.package}`,
+  ];
+}
+
+/** Per other project: `across app:main | 2 symbols (d1 1, d2 1)`, then its symbols by file. */
+function acrossLines(a: Across | undefined): string[] {
+  const out: string[] = [];
+  for (const p of a?.projects ?? []) {
+    const dist = Object.entries(p.by_distance).map(([d, n]) => `d${d} ${n}`).join(", ");
+    const more = p.total - p.links.length;
+    out.push(
+      [
+        `across ${p.project}:${p.branch} | ${plural(p.total, "symbol")}${dist ? ` (${dist})` : ""}`,
+        ...(more > 0 ? [`truncated: ${more} more`] : []),
+        ...(p.hidden_tests ? [`+${p.hidden_tests} in tests/examples (include_tests=true)`] : []),
+      ].join("; "),
+      ...byFile(
+        p.links,
+        (l) => l.node,
+        (l) =>
+          ` | d${l.depth}${l.rel === "CALLS" ? "" : ` ${l.rel.toLowerCase()}`}${
+            l.depth === 1 && l.at ? ` at ${l.at}` : ""
+          }`,
+      ),
+    );
+  }
+  return out;
 }
 
 export function formatPaths(r: PathsResult, notes: string[] = []): string {
@@ -602,6 +642,12 @@ export function formatProjects(r: ProjectsResult, notes: string[] = []): string 
         ...(p.symbols !== undefined ? [plural(p.symbols, "symbol")] : []),
         ...(p.edges !== undefined ? [plural(p.edges, "edge")] : []),
         ...(p.indexed_at ? [`indexed ${age(p.indexed_at)}`] : []),
+        ...(p.depends_on?.length
+          ? [
+            `uses ${p.depends_on.map((d) => `${d.project} (${d.packages.join(", ")})`).join(", ")}`,
+          ]
+          : []),
+        ...(p.used_by?.length ? [`used by ${p.used_by.join(", ")}`] : []),
         ...(p.root ? [p.root] : []),
       ].join(" | ")
     ),

@@ -9,8 +9,9 @@ import type { Direction, GraphReader, Link, NodeRef } from "./graph.ts";
 import { byDepthThenLocation, byTotal, expand } from "./neighbors.ts";
 import type { Resolved } from "./resolve_symbol.ts";
 import type { Unresolved } from "./unresolved.ts";
+import type { Across } from "./across.ts";
 
-const IMPACT_RELATIONS: EdgeType[] = ["CALLS", "INSTANTIATES", "EXTENDS", "IMPLEMENTS"];
+export const IMPACT_RELATIONS: EdgeType[] = ["CALLS", "INSTANTIATES", "EXTENDS", "IMPLEMENTS"];
 
 export interface ImpactFile {
   path: string;
@@ -32,6 +33,8 @@ export interface ImpactGroup {
   hidden_tests?: number;
   /** Call sites with the target's name that resolved nowhere (direction IN): a lower bound. */
   unresolved?: Unresolved;
+  /** Dependents in other projects that import the symbol's package (across_projects). */
+  across?: Across;
 }
 
 export interface ImpactResult {

@@ -2,6 +2,7 @@
 import type { Db } from "../db/client.ts";
 import { listCatalog } from "../project/catalog.ts";
 import { displayName } from "../project/names.ts";
+import { dependenciesOf, type Dependency, pickGraphs } from "./across.ts";
 
 export interface ProjectEntry {
   project: string;
@@ -13,6 +14,10 @@ export interface ProjectEntry {
   indexed_at?: string;
   commit?: string;
   root?: string;
+  /** Other projects whose packages this graph's files import (src/query/across.ts). */
+  depends_on?: Dependency[];
+  /** Other projects whose files import packages of this one. */
+  used_by?: string[];
 }
 
 export interface ProjectsResult {
@@ -25,6 +30,7 @@ export interface ProjectsResult {
 
 export async function listProjects(db: Db): Promise<ProjectsResult> {
   const catalog = await listCatalog(db);
+  const dependencies = await dependenciesOf(db, catalog.graphs);
   const projects = catalog.graphs.map((g): ProjectEntry => {
     const e: ProjectEntry = {
       project: displayName(g.project),
@@ -37,6 +43,14 @@ export async function listProjects(db: Db): Promise<ProjectsResult> {
     if (g.indexed_at) e.indexed_at = g.indexed_at;
     if (g.commit) e.commit = g.commit;
     if (g.root) e.root = g.root;
+    const deps = dependencies.get(g.graph);
+    if (deps) e.depends_on = deps;
+    // Used by: the projects whose graph taking part for this branch depends on this project.
+    const users = pickGraphs(catalog.graphs, g.branch)
+      .filter((o) => o.project !== g.project)
+      .filter((o) => dependencies.get(o.graph)?.some((d) => d.project === displayName(g.project)))
+      .map((o) => displayName(o.project));
+    if (users.length) e.used_by = users.sort();
     return e;
   });
   const r: ProjectsResult = { type: "projects", total: projects.length, projects };

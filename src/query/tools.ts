@@ -18,7 +18,8 @@ import { detectCycles } from "./cycles.ts";
 import { readDiff } from "./diff.ts";
 import { diffImpact } from "./diff_impact.ts";
 import * as F from "./format.ts";
-import { impact } from "./impact.ts";
+import { impact, IMPACT_RELATIONS } from "./impact.ts";
+import { dependentsAcross } from "./across.ts";
 import { calls, dependencies, RELATIONS } from "./neighbors.ts";
 import { findPaths } from "./paths.ts";
 import { listProjects } from "./projects.ts";
@@ -220,7 +221,8 @@ export const QUERY_TOOLS: ToolDef[] = [
     name: "impact_analysis",
     description:
       "Everything a change to a symbol reaches: transitive callers, subclasses, implementations " +
-      "by distance and file (OUT: what it relies on).",
+      "by distance and file (OUT: what it relies on; across_projects: also in other indexed " +
+      "projects importing its package).",
     shape: {
       symbol: symbolArg,
       file: fileArg,
@@ -229,6 +231,7 @@ export const QUERY_TOOLS: ToolDef[] = [
       limit: int().default(100),
       offset: int().default(0),
       include_tests: z.boolean().default(false),
+      across_projects: z.boolean().default(false),
     },
     annotations: READ,
     cli: { command: "impact", positionals: ["symbol"], summary: "what a change affects" },
@@ -246,6 +249,15 @@ export const QUERY_TOOLS: ToolDef[] = [
         for (const g of r.groups.slice(0, 3)) {
           const u = await unresolvedSites(t.reader, [g.target]);
           if (u) g.unresolved = u;
+          if (a.across_projects) {
+            const home = { project: t.project, branch: t.branch, graph: t.keys.graph };
+            g.across = await dependentsAcross(await session.db(), home, t.reader, g.target, {
+              relations: IMPACT_RELATIONS,
+              depth,
+              limit,
+              includeTests,
+            });
+          }
         }
       }
       const listed = r.groups.flatMap((g) => [

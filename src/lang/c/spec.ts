@@ -1,6 +1,7 @@
 import type { LanguageSpec } from "../spec.ts";
 import { includeFiles } from "../paths.ts";
 import query from "./tags.scm" with { type: "text" };
+import { compileDbInclude } from "./compile_db.ts";
 import { blankMacros } from "./macros.ts";
 
 export const c: LanguageSpec = {
@@ -25,7 +26,9 @@ export const c: LanguageSpec = {
   // A header written for C callers (a C++ guard around C declarations) is C even in a C++ project.
   claims: { extensions: [".h"], pattern: /^\s*extern\s+"C"\s*\{/m, priority: 1 },
   moduleName: () => "",
-  resolveImport: (imp, fromPath, repo) => includeFiles(imp.source, fromPath, repo),
+  resolveImport: (imp, fromPath, repo) =>
+    compileDbInclude(imp.source, fromPath, repo) ?? includeFiles(imp.source, fromPath, repo),
+  manifests: ["compile_commands.json"],
   // Function-pointer fields called as `obj->read(...)`: a unique function of that name proves
   // nothing.
   commonMethods: `init free alloc destroy create open close read write flush run start stop reset

@@ -1,5 +1,6 @@
 import type { LanguageSpec } from "../spec.ts";
 import { includeFiles } from "../paths.ts";
+import { compileDbInclude } from "../c/compile_db.ts";
 import query from "./tags.scm" with { type: "text" };
 import { blankMacros } from "../c/macros.ts";
 
@@ -77,7 +78,9 @@ export const cpp: LanguageSpec = {
   constructorNames: ["<type>"],
   returnFields: ["type"],
   moduleName: () => "",
-  resolveImport: (imp, fromPath, repo) => includeFiles(imp.source, fromPath, repo),
+  resolveImport: (imp, fromPath, repo) =>
+    compileDbInclude(imp.source, fromPath, repo) ?? includeFiles(imp.source, fromPath, repo),
+  manifests: ["compile_commands.json"],
   // Also the standard library's free functions and stream members (`std::max(a, b)`,
   // `in.eof()`): a qualifier or receiver from outside proves nothing by a unique name.
   libraryReturns: {

@@ -11,6 +11,7 @@
  * other files of that namespace, and `using A.B;` finds its files through `inPackage`.
  */
 import type { ImportFact, LanguageSpec, RepoFiles } from "../spec.ts";
+import { declaredPackages } from "../packages.ts";
 import query from "./tags.scm" with { type: "text" };
 
 export const csharp: LanguageSpec = {
@@ -24,6 +25,7 @@ export const csharp: LanguageSpec = {
   packageScope: "declared",
   typeNames: /^[A-Z][\w$]*$/,
   testFiles: /(^|\/)[^/]*\.Tests?\/|Tests?\.cs$/,
+  provides: (_repo, files) => declaredPackages(files, csharp.testFiles, ["csharp"]),
   docStyle: "comments",
   overloads: true,
   openTypes: true,

@@ -76,3 +76,35 @@ export function moduleDir(importPath: string, repo: RepoFiles): string | undefin
   }
   return undefined;
 }
+
+/**
+ * The packages the repository's modules offer other projects: one per directory holding
+ * non-test Go files of a package other than `main`, named by its module's path (`example.com/geo` + `/shapes`). A directory
+ * belongs to the innermost module around it; `replace` targets are not offered.
+ */
+export function providedPackages(
+  repo: RepoFiles,
+  files: readonly { path: string; package?: string }[],
+): { name: string; dir: string; sep: string }[] {
+  const declared: Module[] = [];
+  if (repo.read && repo.manifests) {
+    for (const manifest of repo.manifests("go.mod")) {
+      const name = /^\s*module\s+"?([^\s"]+)"?/m.exec(repo.read(manifest) ?? "")?.[1];
+      if (name) declared.push({ path: name, dir: dirOf(manifest) });
+    }
+  }
+  // Innermost module first.
+  declared.sort((a, b) => b.dir.length - a.dir.length);
+  const out = new Map<string, { name: string; dir: string; sep: string }>();
+  for (const f of files) {
+    // Tests and commands (`package main`) are nothing another module can import.
+    if (f.path.endsWith("_test.go") || f.package === "main") continue;
+    const dir = dirOf(f.path);
+    if (out.has(dir)) continue;
+    const m = declared.find((x) => x.dir === "" || dir === x.dir || dir.startsWith(`${x.dir}/`));
+    if (!m) continue;
+    const rest = m.dir ? dir.slice(m.dir.length + 1) : dir;
+    out.set(dir, { name: rest ? `${m.path}/${rest}` : m.path, dir, sep: "" });
+  }
+  return [...out.values()];
+}

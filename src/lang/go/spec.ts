@@ -1,6 +1,6 @@
 import type { LanguageSpec, RepoFiles } from "../spec.ts";
 import { dirOf } from "../paths.ts";
-import { moduleDir } from "./modules.ts";
+import { moduleDir, providedPackages } from "./modules.ts";
 import query from "./tags.scm" with { type: "text" };
 
 /** Top-level standard-library import roots: `net/http`, `encoding/json` never name repo code. */
@@ -86,6 +86,7 @@ export const go: LanguageSpec = {
   },
   moduleBinding: (source) => packageName(source),
   manifests: ["go.mod"],
+  provides: providedPackages,
   commonMethods: (
     "String Error Close Read Write Len Less Swap Get Set Add Delete Lock Unlock RLock RUnlock " +
     "Wait Done Do Run Start Stop Reset Next Scan Err Value Load Store Bytes Format Printf " +

@@ -1,6 +1,7 @@
 /** Import handling shared by the JVM languages (Java, Kotlin): package-based imports. */
 import type { ImportFact } from "../../graph/facts.ts";
 import type { RepoFiles } from "../spec.ts";
+import { visibleFiles } from "./modules.ts";
 
 /**
  * `import a.b.C` arrives as source `a.b.C`: the last segment is the imported name (a class, or a
@@ -13,14 +14,35 @@ export function splitImport(imp: ImportFact): ImportFact {
   return { ...imp, source: imp.source.slice(0, dot), name: imp.source.slice(dot + 1) };
 }
 
+/** Build files of multi-module builds (modules.ts): read with the sources. */
+export const JVM_BUILD_FILES = [
+  "pom.xml",
+  "settings.gradle",
+  "settings.gradle.kts",
+  "build.gradle",
+  "build.gradle.kts",
+];
+
 /**
  * Files an import names, for Java and Kotlin (package-based, file names free in Kotlin):
  * - `a.b.*`: every file of package `a.b`; if `a.b` is a class (`import static a.b.C.*`), its file.
  * - `a.b.C`: the file of package `a.b` named `C.<ext>`, else (Kotlin, or a non-public type) every
  *   file of the package; when `a.b` is no package it is a class (static import / nested type):
  *   that class's file.
+ * In a multi-module build, of copies in several modules those the importing module sees
+ * (modules.ts).
  */
 export function resolveJvmImport(
+  language: string,
+  exts: string[],
+  imp: ImportFact,
+  repo: RepoFiles,
+  fromPath = "",
+): string[] {
+  return visibleFiles(filesOfImport(language, exts, imp, repo), fromPath, repo);
+}
+
+function filesOfImport(
   language: string,
   exts: string[],
   imp: ImportFact,

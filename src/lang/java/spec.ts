@@ -1,5 +1,6 @@
 import type { LanguageSpec } from "../spec.ts";
-import { resolveJvmImport, splitImport } from "./jvm.ts";
+import { declaredPackages } from "../packages.ts";
+import { JVM_BUILD_FILES, resolveJvmImport, splitImport } from "./jvm.ts";
 import query from "./tags.scm" with { type: "text" };
 
 export const java: LanguageSpec = {
@@ -13,6 +14,7 @@ export const java: LanguageSpec = {
   packageScope: "declared",
   typeNames: /^[A-Z][\w$]*$/,
   testFiles: /(^|\/)src\/(test|it)\/|Tests?\.java$/,
+  provides: (_repo, files) => declaredPackages(files, java.testFiles, ["java", "kotlin"]),
   docStyle: "comments",
   overloads: true,
   bareFunctionValues: false,
@@ -22,7 +24,8 @@ export const java: LanguageSpec = {
   typeWrappers: ["Optional"],
   moduleName: (_path, pkg) => pkg ?? "",
   normalizeImport: splitImport,
-  resolveImport: (imp, _fromPath, repo) => resolveJvmImport("java", [".java"], imp, repo),
+  resolveImport: (imp, fromPath, repo) => resolveJvmImport("java", [".java"], imp, repo, fromPath),
+  manifests: JVM_BUILD_FILES,
   // Object, collections, streams, Optional, functional interfaces, builders, printing.
   commonMethods:
     `equals hashCode toString compareTo clone get set put add addAll remove clear size isEmpty

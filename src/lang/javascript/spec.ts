@@ -1,7 +1,8 @@
 import type { ImportFact } from "../../graph/facts.ts";
 import type { LanguageSpec, RepoFiles } from "../spec.ts";
 import { pathModuleName, relativeFiles } from "../paths.ts";
-import { workspaceImport } from "./workspaces.ts";
+import { referencedImport } from "./references.ts";
+import { providedPackages, workspaceImport } from "./workspaces.ts";
 import query from "./tags.scm" with { type: "text" };
 
 /** `src/app/index.ts` -> `src.app`, `types/api.d.ts` -> `types.api` (shared with TypeScript). */
@@ -24,7 +25,9 @@ export function resolveJsImport(
   if (!source.startsWith(".")) {
     return /^[a-z]+:/i.test(source) ? [] : workspaceImport(source, fromPath, repo, exts);
   }
-  return relativeFiles(source, fromPath, repo, exts);
+  const hit = relativeFiles(source, fromPath, repo, exts);
+  // A referenced project's built output stands for its sources (references.ts).
+  return hit.length ? hit : referencedImport(source, fromPath, repo, exts);
 }
 
 /**
@@ -81,6 +84,7 @@ export const javascript: LanguageSpec = {
   moduleName: (path) => jsModuleName(path),
   resolveImport: (imp, fromPath, repo) => resolveJsImport(imp, fromPath, repo, JS_EXTS),
   manifests: JS_MANIFESTS,
+  provides: providedPackages,
   normalizeImport: normalizeJsImport,
   commonMethods: JS_COMMON_METHODS,
 };

@@ -14,6 +14,10 @@
  */
 import type { RepoFiles } from "../spec.ts";
 import { dirOf, relativeFiles } from "../paths.ts";
+import { parseJsonc } from "./jsonc.ts";
+import { entrySource } from "./references.ts";
+
+export { parseJsonc };
 
 interface Pkg {
   name: string;
@@ -100,11 +104,14 @@ function viaPackage(packages: Pkg[], source: string, repo: RepoFiles, exts: stri
     }
     for (const entry of [...pkg.entries, "src/index", "index"]) {
       const rel = entry.replace(/^\.\//, "");
-      for (const candidate of [rel, toSource(rel)]) {
-        if (!candidate) continue;
-        const hit = inRepo(`${prefix(pkg.dir)}${candidate}`, repo, exts);
-        if (hit.length) return hit;
-      }
+      const exact = rel ? inRepo(`${prefix(pkg.dir)}${rel}`, repo, exts) : [];
+      if (exact.length) return exact;
+      // The package's tsconfig maps its outDir to its rootDir (references.ts), else a guess.
+      const built = entrySource(pkg.dir, rel, repo, exts);
+      if (built.length) return built;
+      const guess = toSource(rel);
+      const hit = guess ? inRepo(`${prefix(pkg.dir)}${guess}`, repo, exts) : [];
+      if (hit.length) return hit;
     }
     return [];
   }
@@ -217,28 +224,8 @@ function loadConfig(repo: RepoFiles, path: string, depth: number): TsConfig | un
   };
 }
 
-/** JSON with comments and trailing commas (tsconfig's dialect); undefined when unreadable. */
-export function parseJsonc(text: string | undefined): Record<string, unknown> | undefined {
-  if (text === undefined) return undefined;
-  let out = "";
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') {
-      const start = i;
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
-      out += text.slice(start, i + 1);
-    } else if (c === "/" && text[i + 1] === "/") {
-      while (i < text.length && text[i] !== "\n") i++;
-      out += "\n";
-    } else if (c === "/" && text[i + 1] === "*") {
-      const end = text.indexOf("*/", i + 2);
-      i = end < 0 ? text.length : end + 1;
-    } else out += c;
-  }
-  try {
-    const v = JSON.parse(out.replace(/,(\s*[}\]])/g, "$1"));
-    return v && typeof v === "object" && !Array.isArray(v) ? v : undefined;
-  } catch {
-    return undefined;
-  }
+/** The packages the repository offers other projects: every package.json with a `name`. */
+export function providedPackages(repo: RepoFiles): { name: string; dir: string; sep: string }[] {
+  if (!repo.read || !repo.manifests) return [];
+  return workspaceOf(repo).packages.map((p) => ({ name: p.name, dir: p.dir, sep: "/" }));
 }

@@ -1,5 +1,6 @@
 import type { LanguageSpec } from "../spec.ts";
-import { resolveJvmImport, splitImport } from "../java/jvm.ts";
+import { declaredPackages } from "../packages.ts";
+import { JVM_BUILD_FILES, resolveJvmImport, splitImport } from "../java/jvm.ts";
 import query from "./tags.scm" with { type: "text" };
 import { prepareKotlinSource } from "./prepare.ts";
 import { branchValue, rebinds, scopeLambda } from "./scopes.ts";
@@ -17,6 +18,7 @@ export const kotlin: LanguageSpec = {
   packageScope: "declared",
   typeNames: /^[A-Z][\w$]*$/,
   testFiles: /(^|\/)src\/(test|androidTest|\w+Test)\/|Tests?\.kts?$/,
+  provides: (_repo, files) => declaredPackages(files, kotlin.testFiles, ["java", "kotlin"]),
   docStyle: "comments",
   overloads: true,
   bareFunctionValues: false,
@@ -55,7 +57,9 @@ export const kotlin: LanguageSpec = {
   normalizeImport: splitImport,
   // Kotlin file names are free and functions are imported by name: a named import resolves to the
   // package's file named after it (`Order.kt`) when there is one, else to every file of the package.
-  resolveImport: (imp, _fromPath, repo) => resolveJvmImport("kotlin", [".kt", ".kts"], imp, repo),
+  resolveImport: (imp, fromPath, repo) =>
+    resolveJvmImport("kotlin", [".kt", ".kts"], imp, repo, fromPath),
+  manifests: JVM_BUILD_FILES,
   // Scope functions, collections, strings, coroutines and standard infix functions: the standard
   // library's extension functions, which an untyped receiver calls far more often than a
   // same-named repository method (`file.writeText()`, `lists.flatten()`).

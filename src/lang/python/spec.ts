@@ -1,6 +1,7 @@
 import type { LanguageSpec, RepoFiles } from "../spec.ts";
 import { dottedModuleFiles, pathModuleName } from "../paths.ts";
 import query from "./tags.scm" with { type: "text" };
+import { providedPackages } from "./packages.ts";
 import { STDLIB_MODULES } from "./stdlib.ts";
 
 export const python: LanguageSpec = {
@@ -41,6 +42,8 @@ export const python: LanguageSpec = {
     return all.filter((p) => !p.endsWith(".pyi") || !all.includes(p.slice(0, -1)));
   },
   moduleBinding: (source) => source.startsWith(".") ? undefined : source,
+  manifests: ["pyproject.toml", "setup.cfg"],
+  provides: providedPackages,
   commonMethods: [
     "append",
     "extend",

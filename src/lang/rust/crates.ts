@@ -3,6 +3,7 @@
  * directories), the files of a module path, and the library an extern crate name means.
  */
 import type { RepoFiles } from "../spec.ts";
+import { pathDependencyDir } from "./deps.ts";
 
 /** Where a file sits in its crate: the crate's source dir and the file's module path in it. */
 export interface CratePlace {
@@ -233,6 +234,16 @@ export function externCrate(
   place: CratePlace,
   repo: ManifestFiles,
 ): CratePlace | undefined {
+  // A path dependency the crate's own Cargo.toml declares under this name (renamed or not).
+  const dep = pathDependencyDir(name, place.root, repo);
+  if (dep !== undefined) {
+    const text = repo.read?.(dep ? `${dep}/Cargo.toml` : "Cargo.toml");
+    const lib = text === undefined
+      ? [`${dep ? `${dep}/` : ""}src/lib.rs`].find((f) => repo.has(f))
+      : parseManifest(dep ? `${dep}/Cargo.toml` : "Cargo.toml", text, repo).find((t) => t.lib)
+        ?.file;
+    if (lib) return placeIn(lib, dirOfPath(lib), lib);
+  }
   const targets = targetsOf(repo);
   if (targets.length) {
     const lib = targets.find((t) => t.lib === name);
@@ -258,4 +269,18 @@ export function externCrate(
     }
   }
   return undefined;
+}
+
+/** The library crates the repository offers other projects: each Cargo.toml's `[lib]`. */
+export function providedCrates(repo: RepoFiles): { name: string; dir: string; sep: string }[] {
+  const out: { name: string; dir: string; sep: string }[] = [];
+  if (!repo.read || !repo.manifests) return out;
+  for (const manifest of repo.manifests("Cargo.toml")) {
+    const text = repo.read(manifest);
+    if (text === undefined) continue;
+    for (const t of parseManifest(manifest, text, repo)) {
+      if (t.lib) out.push({ name: t.lib, dir: dirOfPath(manifest), sep: "::" });
+    }
+  }
+  return out;
 }

@@ -8,6 +8,7 @@ import {
   externCrate,
   joinRel,
   moduleFiles,
+  providedCrates,
 } from "./crates.ts";
 import { prepareMacros } from "./macros.ts";
 import query from "./tags.scm" with { type: "text" };
@@ -230,6 +231,8 @@ export const rust: LanguageSpec & { prepare(text: string): string } = {
     return /(^|\/)(lib|main)\.rs$/.test(path) ? dotted.replace(/\.?(lib|main)$/, "") : dotted;
   },
   normalizeImport: normalizeUse,
+  manifests: ["Cargo.toml"],
+  provides: providedCrates,
   prepare: prepareMacros,
   resolveImport(imp, fromPath, repo) {
     // `#[path = "x.rs"] mod y;`: relative to the declaring file's directory.

@@ -7,6 +7,7 @@ import {
   normalizeJsImport,
   resolveJsImport,
 } from "../javascript/spec.ts";
+import { providedPackages } from "../javascript/workspaces.ts";
 import query from "./tags.scm" with { type: "text" };
 import jsx from "./tsx.scm" with { type: "text" };
 
@@ -35,6 +36,7 @@ export const typescript: LanguageSpec = {
   moduleName: (path) => jsModuleName(path),
   resolveImport: (imp, fromPath, repo) => resolveJsImport(imp, fromPath, repo, TS_EXTS),
   manifests: JS_MANIFESTS,
+  provides: providedPackages,
   normalizeImport: normalizeJsImport,
   commonMethods: JS_COMMON_METHODS,
 };
