@@ -242,6 +242,7 @@ async function show() {
       g = await api("modules", {
         level: $("level").value,
         cycles: $("cycles-only").checked ? 1 : undefined,
+        groups: new URLSearchParams(location.search).get("groups") ?? undefined,
       });
     } else {
       g = await api("cycles");
