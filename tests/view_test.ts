@@ -423,6 +423,22 @@ Deno.test({
           assert(status.includes(`${all.length} edges`), status);
           const seen = await allInView(page);
           assertEquals(seen.inside, seen.all);
+          // Cytoscape's WebGL renderer, asked for: the same elements, and pixels drawn.
+          u.searchParams.set("webgl", "1");
+          await page.goto(u.href);
+          await settled(page);
+          assertEquals((await drawnEdges(page)).map(key).sort(), all);
+          const renderer = await page.evaluate(() =>
+            (globalThis as unknown as { cgraphView: { state: { renderer: string } } }).cgraphView
+              .state.renderer
+          );
+          assertEquals(renderer, "webgl");
+          const shot = await (await page.$("#graph"))!.screenshot({ type: "png" }) as Uint8Array;
+          const ink = await inkOf(browser!, shot);
+          assert(ink.ink > 100, `WebGL drew: ${JSON.stringify(ink)}`);
+          u.searchParams.delete("webgl");
+          await page.goto(u.href);
+          await settled(page);
           const db = (await drawnNodes(page)).find((n) => n.path === "shop/db.py")!;
           await clickNode(page, db.id);
           await page.waitForFunction(
