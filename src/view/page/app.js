@@ -98,8 +98,8 @@ function elementsOf(g) {
 
 /**
  * Past this many nodes a graph is drawn the fast way: the lean stylesheet (no labels, straight
- * edges), edges hidden and a texture shown while panning. `?lean_from=N` in the URL moves the limit
- * (the browser tests draw a small map the fast way).
+ * edges), edges hidden while panning, one device pixel per CSS pixel. `?lean_from=N` in the URL
+ * moves the limit (the browser tests draw a small map the fast way).
  */
 const LEAN_FROM = Number(new URLSearchParams(location.search).get("lean_from")) || 1000;
 
