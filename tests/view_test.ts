@@ -547,6 +547,14 @@ Deno.test({
             want,
           );
           assert(want.size > 0, "imports between groups");
+          // By directory: one node per directory, all its files counted.
+          u.searchParams.set("level", "dir");
+          await page.goto(u.href);
+          await settled(page);
+          const dirs = (await drawnNodes(page)) as (Drawn & { kind: string; files?: number })[];
+          const dirOfFile = new Set(files.map((f) => dirOf(f.path) || "."));
+          assertEquals(dirs.map((d) => d.path).sort(), [...dirOfFile].sort());
+          assertEquals(dirs.reduce((sum, d) => sum + d.files!, 0), files.length);
           await page.goto(server!.url);
           await settled(page);
         },
