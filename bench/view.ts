@@ -23,7 +23,7 @@ export interface ViewBenchOptions {
 }
 
 /** A hub function and `callers` functions calling it, ten to a file. */
-async function hubRepo(dir: string, callers: number): Promise<void> {
+export async function hubRepo(dir: string, callers: number): Promise<void> {
   await Deno.mkdir(join(dir, "app"), { recursive: true });
   await Deno.writeTextFile(join(dir, "app/__init__.py"), "");
   await Deno.writeTextFile(join(dir, "app/hub.py"), "def hub(x):\n    return x\n");
@@ -46,7 +46,7 @@ function median(xs: number[]): number {
  * process tree, from /proc (Linux); undefined elsewhere. On a busy machine wall-clock times
  * stretch with the load; CPU time much less so.
  */
-function cpuMs(rootPid: number): number | undefined {
+export function cpuMs(rootPid: number): number | undefined {
   const tick = 100; // USER_HZ on Linux
   const stat = (pid: number | "self") => {
     try {

@@ -178,6 +178,27 @@ async function clickNode(page: Page, id: string, count = 1): Promise<void> {
   await page.mouse.click(pos.x, pos.y, { count });
 }
 
+/** Whether every drawn node lies inside the graph's box (the view was fitted to the graph). */
+async function allInView(page: Page): Promise<{ inside: number; all: number }> {
+  return await page.evaluate(() => {
+    const cy = (globalThis as unknown as {
+      cgraphView: {
+        cy: {
+          width(): number;
+          height(): number;
+          nodes(): {
+            map(f: (n: { renderedPosition(): { x: number; y: number } }) => unknown): unknown[];
+          };
+        };
+      };
+    }).cgraphView.cy;
+    const [w, h] = [cy.width(), cy.height()];
+    const ps = cy.nodes().map((n) => n.renderedPosition()) as { x: number; y: number }[];
+    const inside = ps.filter((p) => p.x >= 0 && p.x <= w && p.y >= 0 && p.y <= h).length;
+    return { inside, all: ps.length };
+  });
+}
+
 const key = (n: { qualified_name: string; path: string; line: number }) =>
   `${n.qualified_name} ${n.path}:${n.line}`;
 
@@ -268,6 +289,9 @@ Deno.test({
           assert(cli?.includes(`--project ${project} --branch test`), cli!);
           // The test file's caller is drawn, and marked as a test.
           assertEquals(nodes.find((n) => n.path === "tests/test_store.py")?.role, "test");
+          // Placed before Cytoscape starts, the view fitted from the positions: all in sight.
+          const seen = await allInView(page);
+          assertEquals(seen.inside, seen.all);
         },
       );
 
@@ -397,6 +421,24 @@ Deno.test({
           assert(lean, "drawn the fast way");
           const status = await page.$eval("#status", (e) => e.textContent ?? "");
           assert(status.includes(`${all.length} edges`), status);
+          const seen = await allInView(page);
+          assertEquals(seen.inside, seen.all);
+          // Cytoscape's WebGL renderer, asked for: the same elements, and pixels drawn.
+          u.searchParams.set("webgl", "1");
+          await page.goto(u.href);
+          await settled(page);
+          assertEquals((await drawnEdges(page)).map(key).sort(), all);
+          const renderer = await page.evaluate(() =>
+            (globalThis as unknown as { cgraphView: { state: { renderer: string } } }).cgraphView
+              .state.renderer
+          );
+          assertEquals(renderer, "webgl");
+          const shot = await (await page.$("#graph"))!.screenshot({ type: "png" }) as Uint8Array;
+          const ink = await inkOf(browser!, shot);
+          assert(ink.ink > 100, `WebGL drew: ${JSON.stringify(ink)}`);
+          u.searchParams.delete("webgl");
+          await page.goto(u.href);
+          await settled(page);
           const db = (await drawnNodes(page)).find((n) => n.path === "shop/db.py")!;
           await clickNode(page, db.id);
           await page.waitForFunction(
@@ -425,6 +467,96 @@ Deno.test({
             () => document.getElementById("panel-body")!.textContent!.includes("shop/db.py"),
             { timeout: 15_000 },
           );
+        },
+      );
+
+      await t.step(
+        "the module map draws every file, those without imports too, and says how many have",
+        async () => {
+          const u = new URL(server!.url);
+          u.searchParams.set("mode", "modules");
+          u.searchParams.set("level", "file");
+          await page.goto(u.href);
+          await settled(page);
+          const nodes = await drawnNodes(page);
+          const paths = nodes.map((n) => n.path);
+          // Empty __init__.py files import nothing and nothing imports them.
+          assert(paths.includes("cyc/__init__.py"), paths.join("\n"));
+          const status = await page.$eval("#status", (e) => e.textContent ?? "");
+          const m = /(\d+) files \((\d+) with imports\)/.exec(status);
+          assert(m, status);
+          assertEquals(Number(m[1]), nodes.length);
+          assert(Number(m[2]) < nodes.length, status);
+          const seen = await allInView(page);
+          assertEquals(seen.inside, seen.all);
+        },
+      );
+
+      await t.step(
+        "auto past its limit: at most that many groups, every file in one, imports summed",
+        async () => {
+          const u = new URL(server!.url);
+          u.searchParams.set("mode", "modules");
+          u.searchParams.set("level", "file");
+          await page.goto(u.href);
+          await settled(page);
+          const files = await drawnNodes(page);
+          const pathOf = new Map(files.map((n) => [n.id, n.path]));
+          const imports = (await drawnEdges(page)) as {
+            source: string;
+            target: string;
+            count?: number;
+          }[];
+          // The same map as `auto` draws a repository of more than `groups` files.
+          u.searchParams.set("level", "auto");
+          u.searchParams.set("groups", "4");
+          await page.goto(u.href);
+          await settled(page);
+          const groups = (await drawnNodes(page)) as (Drawn & { kind: string; files?: number })[];
+          assert(groups.length <= 4 && groups.length >= 2, groups.map((g) => g.path).join(" "));
+          const status = await page.$eval("#status", (e) => e.textContent ?? "");
+          assert(status.includes(`in ${groups.length} groups`), status);
+          // A group is a file, a directory (`shop`) or a directory's own files by prefix (`*`,
+          // `pkg/mod1*`).
+          const dirOf = (p: string) => p.slice(0, Math.max(0, p.lastIndexOf("/")));
+          const groupOf = (path: string) =>
+            groups.find((g) =>
+              g.kind !== "Directory"
+                ? g.path === path
+                : g.path.endsWith("*")
+                ? dirOf(path) === dirOf(g.path) && path.startsWith(g.path.slice(0, -1))
+                : g.path === "." || path.startsWith(`${g.path}/`)
+            )!.id;
+          // Every file in exactly one group.
+          assertEquals(
+            groups.reduce((sum, g) => sum + (g.kind === "Directory" ? g.files! : 1), 0),
+            files.length,
+          );
+          const want = new Map<string, number>();
+          for (const e of imports) {
+            const [a, b] = [groupOf(pathOf.get(e.source)!), groupOf(pathOf.get(e.target)!)];
+            if (a !== b) want.set(`${a}>${b}`, (want.get(`${a}>${b}`) ?? 0) + (e.count ?? 1));
+          }
+          const got = (await drawnEdges(page)) as {
+            source: string;
+            target: string;
+            count?: number;
+          }[];
+          assertEquals(
+            new Map(got.map((e) => [`${e.source}>${e.target}`, e.count ?? 1])),
+            want,
+          );
+          assert(want.size > 0, "imports between groups");
+          // By directory: one node per directory, all its files counted.
+          u.searchParams.set("level", "dir");
+          await page.goto(u.href);
+          await settled(page);
+          const dirs = (await drawnNodes(page)) as (Drawn & { kind: string; files?: number })[];
+          const dirOfFile = new Set(files.map((f) => dirOf(f.path) || "."));
+          assertEquals(dirs.map((d) => d.path).sort(), [...dirOfFile].sort());
+          assertEquals(dirs.reduce((sum, d) => sum + d.files!, 0), files.length);
+          await page.goto(server!.url);
+          await settled(page);
         },
       );
 

@@ -124,6 +124,9 @@ RETURN a.id AS a, b.id AS b LIMIT $cap`;
 export const IMPORT_EDGES = `MATCH (a:File)-[e:IMPORTS]->(b:File)
 RETURN a.id AS a, b.id AS b, e.type_only AS type_only LIMIT $cap`;
 
+/** Every file (the module map draws those without imports too). */
+export const ALL_FILES = `MATCH (f:File) RETURN ${node("f")} LIMIT $cap`;
+
 export const FILES_BY_LANGUAGE = "MATCH (f:File) RETURN f.language AS language, count(f) AS n";
 
 /** Every relationship type the graph has (the schema; a type may have no edges left). */

@@ -7,6 +7,7 @@
  *   api/neighbors?symbol|id&dir=&depth=       callers / callees (get_callers, get_callees)
  *   api/impact?symbol|id&depth=               impact_analysis (direction IN)
  *   api/modules?level=file|dir|auto&cycles=1  IMPORTS map, strongly connected components marked
+ *               &groups=N                    (auto: by file up to N files, else in N groups at most)
  *   api/cycles                                detect_circular over CALLS
  *   api/node?id=                              side panel: signature, doc, snippet, notes, decisions
  * Every call takes `project` and `branch` (default: the path `cgraph view` was started for).
@@ -29,7 +30,7 @@ import {
   type ViewGraph,
   viewNode,
 } from "./graph_data.ts";
-import { type ModuleLevel, moduleMap } from "./modules.ts";
+import { AUTO_GROUPS, type ModuleLevel, moduleMap } from "./modules.ts";
 import { snippet } from "./snippet.ts";
 
 type Params = URLSearchParams;
@@ -169,7 +170,11 @@ export const API: Record<string, ApiRoute> = {
     if (!["file", "dir", "auto"].includes(level)) {
       throw new CgraphError(`level must be file, dir or auto, not '${level}'.`);
     }
-    const g = await moduleMap(t.reader, { level, cyclesOnly: p.get("cycles") === "1" });
+    const g = await moduleMap(t.reader, {
+      level,
+      cyclesOnly: p.get("cycles") === "1",
+      groups: int(p, "groups", AUTO_GROUPS, 2, 5000),
+    });
     return withTool(g, "detect_circular", { relation: "IMPORTS" }, t);
   },
 

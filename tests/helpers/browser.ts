@@ -26,12 +26,12 @@ export function chromiumPath(): string | undefined {
   return undefined;
 }
 
-export async function launch(executablePath: string): Promise<Browser> {
+export async function launch(executablePath: string, extraArgs: string[] = []): Promise<Browser> {
   return await puppeteer.launch({
     executablePath,
     headless: true,
     // Running as root in CI containers needs --no-sandbox.
-    args: ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"],
+    args: ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", ...extraArgs],
     defaultViewport: { width: 1280, height: 800 },
   });
 }

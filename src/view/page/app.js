@@ -2,8 +2,8 @@
 // window.cgraphView exposes the graph and the last draw time (tests and the bench read them).
 import cytoscape from "./cytoscape.mjs";
 import { toSvg } from "./export_svg.js";
-import { layoutFor } from "./layout.js";
-import { CYCLE, kindColor, langColor, legend, stylesheet } from "./look.js";
+import { fitViewport, layoutFor } from "./layout.js";
+import { CYCLE, kindColor, langColor, LEAN_FOCUS, legend, stylesheet } from "./look.js";
 import { el, renderPanel } from "./panel.js";
 
 const $ = (id) => document.getElementById(id);
@@ -97,14 +97,45 @@ function elementsOf(g) {
 }
 
 /**
- * Past this many nodes a graph is drawn the fast way: the lean stylesheet, positions computed
- * before Cytoscape starts (no layout pass), no panning textures of labels. `?lean_from=N` in the
- * URL moves the limit (the browser tests draw a small map the fast way).
+ * Past this many nodes a graph is drawn the fast way: the lean stylesheet (no labels, straight
+ * edges), edges hidden while panning, one device pixel per CSS pixel. `?lean_from=N` in the URL
+ * moves the limit (the browser tests draw a small map the fast way).
  */
-const LEAN_FROM = Number(new URLSearchParams(location.search).get("lean_from")) || 1500;
+const LEAN_FROM = Number(new URLSearchParams(location.search).get("lean_from")) || 1000;
 
-/** Elements with their positions already set (the fast way: no layout pass). */
-function leanElementsOf(g, positions) {
+/**
+ * `?webgl=1`: lean graphs drawn by Cytoscape's WebGL renderer (experimental in Cytoscape; with a
+ * GPU it paints thousands of elements faster). Off by default: without a GPU (headless Chromium)
+ * WebGL falls back to a software rasteriser and paints slower than the canvas. When the browser
+ * has no WebGL at all, the canvas draws.
+ */
+const WEBGL = new URLSearchParams(location.search).get("webgl") === "1" && hasWebgl();
+
+function hasWebgl() {
+  try {
+    return !!document.createElement("canvas").getContext("webgl");
+  } catch {
+    return false;
+  }
+}
+
+// Positions set on the elements before Cytoscape starts are kept as they are: no layout pass, no
+// fit (which measures every element once more); the viewport is computed from the positions.
+cytoscape("layout", "cgraph-placed", function Placed(options) {
+  this.options = options;
+  this.run = function () {
+    this.emit("layoutstart");
+    this.emit("layoutready");
+    this.emit("layoutstop");
+    return this;
+  };
+  this.stop = function () {
+    return this;
+  };
+});
+
+/** Elements with their positions already set. */
+function placedElementsOf(g, positions) {
   const out = elementsOf(g);
   for (const e of out) if (e.group === "nodes") e.position = positions[e.data.id];
   return out;
@@ -118,27 +149,40 @@ function draw(g, started = performance.now()) {
   state.lean = large;
   if (view.cy) view.cy.destroy();
   const t0 = performance.now();
-  const layout = layoutFor(g, n, large);
-  const elements = large ? leanElementsOf(g, layout.positions) : elementsOf(g);
+  const layout = layoutFor(g, n);
+  const container = $("graph");
+  const placed = layout.positions !== undefined;
+  const viewport = placed
+    ? fitViewport(layout.positions, container.clientWidth, container.clientHeight, {
+      size: large ? 8 : 30,
+      below: large ? 0 : 16,
+    })
+    : {};
   const cy = cytoscape({
-    container: $("graph"),
-    elements,
+    container,
+    elements: placed ? placedElementsOf(g, layout.positions) : elementsOf(g),
     style: stylesheet(large, n > 300),
-    layout: { name: "preset" },
+    layout: placed ? { name: "cgraph-placed" } : { name: "preset", fit: false },
+    ...viewport,
     minZoom: 0.02,
     maxZoom: 4,
     wheelSensitivity: 0.3,
-    textureOnViewport: large,
+    // A texture of the whole view while panning costs a render of its own on first paint;
+    // hiding the edges keeps panning smooth enough.
+    textureOnViewport: false,
     hideEdgesOnViewport: large,
+    motionBlur: false,
     boxSelectionEnabled: !large,
     autoungrabify: large,
     pixelRatio: large ? 1 : "auto",
+    ...(large && WEBGL ? { renderer: { name: "canvas", webgl: true } } : {}),
   });
+  state.renderer = large && WEBGL ? "webgl" : "canvas";
   view.cy = cy;
   return new Promise((resolve) => {
     const painted = () => {
       const laidOut = performance.now();
-      cy.fit(undefined, 30);
+      if (!placed) cy.fit(undefined, 30);
       // Two frames: the one Cytoscape paints in, then one after it.
       requestAnimationFrame(() =>
         requestAnimationFrame(() => {
@@ -155,7 +199,7 @@ function draw(g, started = performance.now()) {
         })
       );
     };
-    if (layout.preset) painted();
+    if (placed) painted();
     else {
       const run = cy.layout(layout);
       run.one("layoutstop", painted);
@@ -177,8 +221,12 @@ function bindGraphEvents(cy) {
 /** A click on a node marks its edges, in and out (on a map of thousands: its imports). */
 function focusEdgesOf(cy, id) {
   cy.batch(() => {
-    cy.edges(".focus").removeClass("focus");
-    cy.getElementById(id).connectedEdges().addClass("focus");
+    const before = cy.edges(".focus").removeClass("focus");
+    const mine = cy.getElementById(id).connectedEdges().addClass("focus");
+    if (state.lean) {
+      before.removeStyle();
+      mine.style(LEAN_FOCUS);
+    }
   });
 }
 
@@ -212,6 +260,7 @@ async function show() {
       g = await api("modules", {
         level: $("level").value,
         cycles: $("cycles-only").checked ? 1 : undefined,
+        groups: new URLSearchParams(location.search).get("groups") ?? undefined,
       });
     } else {
       g = await api("cycles");
@@ -344,7 +393,7 @@ async function openPanel(id) {
   body.replaceChildren(el("p", "loading…", "muted"));
   if (id.startsWith("dir:")) {
     const n = view.cy.getElementById(id).data();
-    body.replaceChildren(el("h2", n.path), el("p", `${n.files} files with imports`, "muted"));
+    body.replaceChildren(el("h2", n.path), el("p", `${n.files} files`, "muted"));
     return;
   }
   let d;

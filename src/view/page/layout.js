@@ -1,5 +1,5 @@
 // Where nodes go: rows by depth for neighbourhoods and impact (callers above, callees below),
-// Cytoscape's own layouts for module maps, a precomputed grid for very large ones.
+// Cytoscape's force-directed layout for small module maps, a grid for larger ones.
 
 /** Callers (and dependents) in rows above the centre by depth, callees below; linear time. */
 export function layeredPositions(g) {
@@ -44,45 +44,64 @@ export function layeredPositions(g) {
 }
 
 /**
- * How to place a graph: a Cytoscape layout, or (`preset: true`) positions by node id computed
- * here, set on the elements before Cytoscape starts. `large` graphs always get the latter.
+ * How to place a graph: `{positions}` by node id, computed here and set on the elements before
+ * Cytoscape starts (neighbourhoods and impact: rows by depth; maps of more than 150 nodes: a grid
+ * in path order), or a Cytoscape layout (small maps: force-directed).
  */
-export function layoutFor(g, n, large) {
-  if (g.mode === "neighbors" || g.mode === "impact") {
-    const pos = layeredPositions(g);
-    if (large) return { preset: true, positions: pos };
-    return { name: "preset", positions: (node) => pos[node.id()], animate: false };
-  }
-  if (large) return { preset: true, positions: gridPositions(g) };
-  if (n <= 150) {
-    return {
-      name: "cose",
-      animate: false,
-      randomize: false,
-      nodeRepulsion: () => 9000,
-      idealEdgeLength: () => 60,
-      numIter: 400,
-    };
-  }
+export function layoutFor(g, n) {
+  if (g.mode === "neighbors" || g.mode === "impact") return { positions: layeredPositions(g) };
+  if (n > 150) return { positions: gridPositions(g, n > 1000 ? 20 : 60) };
   return {
-    name: "concentric",
-    concentric: (node) => node.degree(),
-    levelWidth: () => 4,
+    name: "cose",
     animate: false,
-    minNodeSpacing: 2,
+    randomize: false,
+    nodeRepulsion: () => 9000,
+    idealEdgeLength: () => 60,
+    numIter: 400,
   };
 }
 
 /**
- * Very large maps: a square grid in path order (a directory's files together), cycle members
+ * Maps of more than 150 nodes: a square grid in path order (a directory's files together), cycle members
  * first so they sit together at the top; linear time.
  */
-function gridPositions(g) {
+function gridPositions(g, step) {
   const order = [...g.nodes].sort((a, b) =>
     (a.scc ?? 1e9) - (b.scc ?? 1e9) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
   );
   const side = Math.ceil(Math.sqrt(order.length));
   const pos = {};
-  order.forEach((node, i) => (pos[node.id] = { x: (i % side) * 20, y: Math.floor(i / side) * 20 }));
+  order.forEach((
+    node,
+    i,
+  ) => (pos[node.id] = { x: (i % side) * step, y: Math.floor(i / side) * step }));
   return pos;
+}
+
+/**
+ * The zoom and pan that fit `positions` (node centres) in a `w` x `h` box with `padding`, nodes
+ * `size` wide and labels `below` them: what cy.fit() computes, without measuring every element.
+ */
+export function fitViewport(positions, w, h, { size, below = 0, padding = 30 }) {
+  let [x1, y1, x2, y2] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const id in positions) {
+    const p = positions[id];
+    if (p.x < x1) x1 = p.x;
+    if (p.x > x2) x2 = p.x;
+    if (p.y < y1) y1 = p.y;
+    if (p.y > y2) y2 = p.y;
+  }
+  if (x1 === Infinity) return { zoom: 1, pan: { x: w / 2, y: h / 2 } };
+  x1 -= size / 2;
+  x2 += size / 2;
+  y1 -= size / 2;
+  y2 += size / 2 + below;
+  const zoom = Math.max(
+    0.02,
+    Math.min(4, (w - 2 * padding) / (x2 - x1), (h - 2 * padding) / (y2 - y1)),
+  );
+  return {
+    zoom,
+    pan: { x: (w - zoom * (x1 + x2)) / 2, y: (h - zoom * (y1 + y2)) / 2 },
+  };
 }

@@ -40,8 +40,9 @@ export const kindColor = (k) => KIND_COLORS[k] ?? OTHER_KIND;
 export const langColor = (l) => LANG_COLORS[l] ?? OTHER_LANG;
 
 /**
- * Thousands of nodes: few selectors (each is matched against every element), no labels (they
- * show in the side panel), thin straight edges.
+ * Thousands of nodes: few selectors (each is matched against every element: a clicked node's
+ * edges are styled one by one, LEAN_FOCUS), no labels (they show in the side panel), thin
+ * straight edges.
  */
 function leanStylesheet() {
   return [
@@ -62,15 +63,13 @@ function leanStylesheet() {
       style: { width: 0.5, "curve-style": "haystack", "line-color": "#b6bfcc", opacity: 0.6 },
     },
     { selector: "edge[?cycle]", style: { "line-color": CYCLE, width: 1, opacity: 1 } },
-    { selector: "edge.focus", style: { "line-color": "#2f5bd3", width: 1.5, opacity: 1 } },
-    {
-      selector: "node:selected",
-      style: { "overlay-color": "#2f5bd3", "overlay-opacity": 0.4, "overlay-padding": 6 },
-    },
   ];
 }
 
-/** `large`: past 1,500 nodes (the lean sheet); `many`: past 300 (plain labels). */
+/** A clicked node's edges on a lean map: set on those edges alone (a rule is matched on all). */
+export const LEAN_FOCUS = { "line-color": "#2f5bd3", width: 1.5, opacity: 1 };
+
+/** `large`: past 1,000 nodes (the lean sheet); `many`: past 300 (plain labels). */
 export function stylesheet(large, many) {
   if (large) return leanStylesheet();
   return [
