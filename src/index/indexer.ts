@@ -26,7 +26,7 @@ import { runPostIndexSteps } from "./post_index.ts";
 import { type Seed, startSeed } from "./seed.ts";
 import { type Edge, fileNode } from "../graph/model.ts";
 import { analyzeParallel } from "./pool.ts";
-import { type Resolution, resolveAll } from "./resolve/mod.ts";
+import { type Resolution, resolveWith, Structure } from "./resolve/mod.ts";
 import { type Manifests, readManifests } from "./manifests.ts";
 import { readCandidates, type ReadFile } from "./scan.ts";
 import { nextStatCache, statLookup } from "./stat_cache.ts";
@@ -425,6 +425,8 @@ interface PreviousState {
   stat: Map<string, string>;
   /** Digest of the project files the last run resolved with (see manifests.ts). */
   manifestDigest: string | undefined;
+  /** The resolver's structure over `facts` (kept by a long-lived process; see structure.ts). */
+  structure?: Structure;
 }
 
 /** The last run's facts and edge digests, or undefined when this run must be full (and why). */
@@ -478,7 +480,8 @@ async function full(
   summary.files.added = facts.map((f) => f.path);
   mark("parse");
   progress({ phase: "resolve", done: 0, total: 1 });
-  const resolution = resolveAll(facts, languageByName, undefined, manifests.texts);
+  const structure = Structure.build(facts, languageByName, manifests.texts);
+  const resolution = resolveWith(structure);
   mark("resolve");
 
   progress({ phase: "write", done: 0, total: 3 });
@@ -514,6 +517,7 @@ async function full(
     edgeDigests,
     stat: new Map(),
     manifestDigest: manifests.digest,
+    structure,
   };
 }
 
@@ -577,7 +581,13 @@ async function incremental(
     new Set([...gone, ...freshPaths]),
     touchedOf,
   );
-  const after = resolveAll([...nextFacts.values()], languageByName, only, manifests.texts);
+  // The structure kept from the last run is patched with the changed files (the set of files is
+  // the same when `only` is known); else it is built from every file's facts.
+  let structure = previous.structure;
+  if (!only || !structure?.patch(fresh)) {
+    structure = Structure.build([...nextFacts.values()], languageByName, manifests.texts);
+  }
+  const after = resolveWith(structure, only);
 
   mark("resolve");
   const changed = new Set([...gone, ...freshPaths]);
@@ -651,6 +661,7 @@ async function incremental(
     edgeDigests,
     stat: previous.stat,
     manifestDigest: manifests.digest,
+    structure,
   };
 }
 

@@ -1,4 +1,4 @@
-import { type Edge, fileId, type SymbolNode } from "../../graph/model.ts";
+import { type Edge, fileId, type SymbolNode, symbolNodes } from "../../graph/model.ts";
 import {
   type CallShape,
   CONF_SCOPE,
@@ -20,6 +20,7 @@ import {
   sameSymbol,
 } from "./refs.ts";
 import { isSuperCall } from "./text.ts";
+import type { CallFact, FileFacts } from "../../graph/facts.ts";
 import { fitsArity, OverloadChoice } from "./overload_choice.ts";
 import { chooseOverload } from "./overloads.ts";
 
@@ -30,9 +31,6 @@ export class Resolver extends OverloadChoice {
     for (const scope of this.scopes.values()) this.attachOwners(scope);
     const edges = new Map<string, Edge[]>();
     for (const scope of this.scopes.values()) edges.set(scope.facts.path, this.inheritEdges(scope));
-    for (const scope of this.scopes.values()) {
-      edges.get(scope.facts.path)!.push(...this.definesEdges(scope));
-    }
     this.structureKnown = true;
     this.bindArguments();
     this.typeCache.clear(); // typed before parameters knew their values
@@ -40,6 +38,8 @@ export class Resolver extends OverloadChoice {
 
     const resolved = only ? new Set(only) : new Set(this.scopes.keys());
     if (only) {
+      // Only inheritance can be stated by two files: a DEFINES edge ends at a definition of the
+      // file that states it (node ids include the path).
       const owners = new Map<string, string[]>();
       for (const [path, list] of edges) {
         for (const e of list) {
@@ -55,9 +55,14 @@ export class Resolver extends OverloadChoice {
         }
       }
     }
+    // DEFINES edges (from owners and bases known above) only where the edges are wanted.
     for (const scope of this.scopes.values()) {
       if (!resolved.has(scope.facts.path)) continue;
-      edges.get(scope.facts.path)!.push(...this.imports(scope), ...this.callEdges(scope));
+      edges.get(scope.facts.path)!.push(
+        ...this.definesEdges(scope),
+        ...this.imports(scope),
+        ...this.callEdges(scope),
+      );
     }
     // One edge per (type, from, to) across the repository: two files can state the same fact
     // (two `impl Trait for T` blocks); the first file in path order owns it.
@@ -77,10 +82,7 @@ export class Resolver extends OverloadChoice {
     }
     const symbols = new Map<string, SymbolNode[]>();
     for (const scope of this.scopes.values()) {
-      symbols.set(
-        scope.facts.path,
-        scope.refs.map((r) => r.node),
-      );
+      symbols.set(scope.facts.path, symbolNodes(scope.facts));
     }
     return { symbols, edges, resolved, failures: this.failures };
   }
@@ -278,19 +280,14 @@ export class Resolver extends OverloadChoice {
   bindArguments(): void {
     if (![...this.scopes.values()].some((s) => s.spec.bareFunctionValues !== false)) return;
     // Only names some definition has can be functions passed by name.
-    const defined = new Set<string>();
-    for (const byName of this.globalNames.values()) {
-      for (const name of byName.keys()) defined.add(name);
-    }
-    for (const byName of this.methodNames.values()) {
-      for (const name of byName.keys()) defined.add(name);
-    }
+    const names = [...this.globalNames.values(), ...this.methodNames.values()];
+    const defined = { has: (name: string) => names.some((byName) => byName.has(name)) };
     for (const scope of this.scopes.values()) {
       // Where a function is passed by its bare name (not Java's this::m or Kotlin's ::m).
       if (scope.spec.bareFunctionValues === false) continue;
-      for (const call of scope.facts.calls) {
-        const argTypes = call.argTypes;
-        if (!argTypes?.some((a) => /^=[\w$]+$/.test(a) && defined.has(a.slice(1)))) continue;
+      for (const call of bareNameCalls(scope.facts)) {
+        const argTypes = call.argTypes!;
+        if (!argTypes.some((a) => /^=[\w$]+$/.test(a) && defined.has(a.slice(1)))) continue;
         this.line = call.line;
         this.lineFile = scope.facts.path;
         // The arguments that are functions first: most bare names passed are plain values, and
@@ -623,4 +620,16 @@ export class Resolver extends OverloadChoice {
     }
     return undefined;
   }
+}
+
+const bareNameCallsCache = new WeakMap<FileFacts, CallFact[]>();
+
+/** A file's calls with an argument that is a bare name (kept per facts object). */
+function bareNameCalls(f: FileFacts): CallFact[] {
+  let calls = bareNameCallsCache.get(f);
+  if (!calls) {
+    calls = f.calls.filter((c) => c.argTypes?.some((a) => /^=[\w$]+$/.test(a)));
+    bareNameCallsCache.set(f, calls);
+  }
+  return calls;
 }

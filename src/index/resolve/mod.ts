@@ -14,9 +14,11 @@ import type { LanguageSpec } from "../../lang/spec.ts";
 import type { FileFacts } from "../../graph/facts.ts";
 import { Resolver } from "./calls.ts";
 import type { Resolution } from "./model.ts";
+import { Structure } from "./structure.ts";
 
 export type { Resolution } from "./model.ts";
 export { chooseOverload } from "./overloads.ts";
+export { Structure } from "./structure.ts";
 
 /**
  * Resolves every file, or with `only` just those files' calls and imports (the structure of every
@@ -29,5 +31,13 @@ export function resolveAll(
   only?: Set<string>,
   manifests?: ReadonlyMap<string, string>,
 ): Resolution {
-  return new Resolver(allFacts, specOf, manifests).run(only);
+  return new Resolver(Structure.build(allFacts, specOf, manifests)).run(only);
+}
+
+/**
+ * Resolves over a structure already built (and maybe patched: structure.ts), every file or with
+ * `only` just those (as resolveAll).
+ */
+export function resolveWith(structure: Structure, only?: Set<string>): Resolution {
+  return new Resolver(structure).run(only);
 }

@@ -1,8 +1,8 @@
 import type { LanguageSpec, RepoFiles } from "../../lang/spec.ts";
 import { dirOf } from "../../lang/paths.ts";
-import type { FileFacts, TypeHint } from "../../graph/facts.ts";
+import type { TypeHint } from "../../graph/facts.ts";
 import { TYPE_KINDS } from "../../graph/facts.ts";
-import { type Edge, fileId, symbolNodes } from "../../graph/model.ts";
+import { type Edge, fileId } from "../../graph/model.ts";
 import {
   type Binding,
   type CallShape,
@@ -14,17 +14,9 @@ import {
   type Found,
   MAX_DEPTH,
 } from "./model.ts";
-import {
-  atLevel,
-  distinct,
-  isType,
-  nearest,
-  packageOf,
-  push,
-  repoFiles,
-  sameSymbol,
-} from "./refs.ts";
+import { atLevel, distinct, isType, nearest, packageOf, push, sameSymbol } from "./refs.ts";
 import { lastDot, splitArgs } from "./text.ts";
+import { openKey, piecesOf, type Structure } from "./structure.ts";
 
 /**
  * Names seen from a place: the structure of every file (owners, bases, nesting), imports and
@@ -32,22 +24,30 @@ import { lastDot, splitArgs } from "./text.ts";
  */
 export abstract class Scopes {
   readonly scopes = new Map<string, FileScope>();
-  readonly repo: RepoFiles;
+  /** The repository's structure (kept and patched by a long-lived process; see structure.ts). */
+  readonly structure: Structure;
+  readonly specOf: (language: string) => LanguageSpec | undefined;
   /** Top-level (or namespace-level) definitions and all types, by family, by name. */
-  readonly globalNames = new Map<string, Map<string, DefRef[]>>();
-  readonly methodNames = new Map<string, Map<string, DefRef[]>>();
-  /** Members of a type, including methods attached by owner (Go receivers, Rust impls). */
-  readonly members = new Map<string, Map<string, DefRef[]>>();
+  readonly globalNames: Map<string, Map<string, DefRef[]>>;
+  readonly methodNames: Map<string, Map<string, DefRef[]>>;
+  /**
+   * Members of a type, including methods attached by owner (Go receivers, Rust impls): those a
+   * type's body declares (the structure's) then those attached from outside (ownerMembers).
+   */
+  readonly members = { get: (id: string) => this.membersOf(id) };
+  /** Members attached to a type from outside its body, this run (attachOwners). */
+  readonly ownerMembers = new Map<string, Map<string, DefRef[]>>();
+  readonly mergedMembers = new Map<string, Map<string, DefRef[]>>();
   readonly ownerType = new Map<string, DefRef>();
   readonly bases = new Map<string, DefRef[]>();
-  readonly byId = new Map<string, DefRef>();
+  readonly byId: Map<string, DefRef>;
   readonly packages = new Map<string, Map<string, DefRef[]>>();
-  readonly modulesByName = new Map<string, DefRef[]>();
+  readonly modulesByName: Map<string, DefRef[]>;
   readonly failures: string[] = [];
   /** exported() answers by file, name and alias. */
   readonly exportCache = new Map<string, DefRef[]>();
-  /** The parts of open types by family and qualified name (filled as files are read). */
-  readonly openParts = new Map<string, DefRef[]>();
+  /** The parts of open types by family and qualified name. */
+  readonly openParts: Map<string, DefRef[]>;
   /** typeOfExpr answers by file, place, expression (and line in the call's own file). */
   readonly typeCache = new Map<string, { type?: DefRef; known?: boolean; name?: string }>();
   /** Set when a hint was chosen by the call's line (its answer must not be memoised). */
@@ -70,58 +70,39 @@ export abstract class Scopes {
   /** Line of the call being resolved: picks among same-named definitions of one scope. */
   line = 0;
 
-  constructor(
-    facts: FileFacts[],
-    readonly specOf: (language: string) => LanguageSpec | undefined,
-    manifests?: ReadonlyMap<string, string>,
-  ) {
-    const sorted = [...facts].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    for (const f of sorted) {
-      const spec = specOf(f.language);
+  constructor(structure: Structure) {
+    this.structure = structure;
+    this.specOf = structure.specOf;
+    this.globalNames = structure.globalNames;
+    this.methodNames = structure.methodNames;
+    this.byId = structure.byId;
+    this.modulesByName = structure.modulesByName;
+    this.openParts = structure.openParts;
+    for (const f of structure.files.values()) {
+      const spec = this.specOf(f.language);
       if (!spec) continue;
-      const nodes = symbolNodes(f);
-      const refs = f.defs.map((def, index) => ({ file: f, index, def, node: nodes[index] }));
-      const children = new Map<number, Map<string, DefRef[]>>();
-      const exports = new Map<string, DefRef[]>();
-      for (const r of refs) {
-        // Methods attached to a type from outside it (Go receivers, Rust impls, C++ out-of-line
-        // members) are reached through their type, never as bare names.
-        if (r.def.owner || r.def.expansion) continue;
-        push(children, r.def.parent, r.def.name, r);
-        const parentKind = r.def.parent >= 0 ? f.defs[r.def.parent].kind : undefined;
-        if (parentKind === undefined || parentKind === "Module") {
-          const list = exports.get(r.def.name);
-          if (list) list.push(r);
-          else exports.set(r.def.name, [r]);
-        }
-      }
+      const { refs, children, exports } = piecesOf(f);
       this.scopes.set(f.path, { facts: f, spec, refs, children, exports });
-      for (const r of refs) {
-        this.byId.set(r.node.id, r);
-        if (spec.openTypes && TYPE_KINDS.has(r.def.kind)) {
-          const key = openKey(this.family(f.language), r);
-          const parts = this.openParts.get(key);
-          if (parts) parts.push(r);
-          else this.openParts.set(key, [r]);
-        }
-        const fam = this.family(f.language);
-        const parent = r.def.parent >= 0 ? f.defs[r.def.parent] : undefined;
-        if (r.def.expansion) continue;
-        if (TYPE_KINDS.has(r.def.kind) || !parent || parent.kind === "Module") {
-          if (!(r.def.owner && r.def.kind === "Method")) push(this.globalNames, fam, r.def.name, r);
-        }
-        if (r.def.kind === "Method") push(this.methodNames, fam, r.def.name, r);
-        if (r.def.kind === "Module") {
-          const same = this.modulesByName.get(r.node.qualified_name);
-          if (same) same.push(r);
-          else this.modulesByName.set(r.node.qualified_name, [r]);
-        }
-        if (parent && TYPE_KINDS.has(parent.kind)) {
-          push(this.members, refs[r.def.parent].node.id, r.def.name, r);
-        }
-      }
     }
-    this.repo = repoFiles(sorted, manifests);
+  }
+
+  get repo(): RepoFiles {
+    return this.structure.repo;
+  }
+
+  /** A type's members by name: declared in its body, then attached from outside. */
+  membersOf(id: string): Map<string, DefRef[]> | undefined {
+    const own = this.structure.members.get(id);
+    const attached = this.ownerMembers.get(id);
+    if (!attached) return own;
+    if (!own) return attached;
+    let merged = this.mergedMembers.get(id);
+    if (!merged) {
+      merged = new Map(own);
+      for (const [name, list] of attached) merged.set(name, [...(own.get(name) ?? []), ...list]);
+      this.mergedMembers.set(id, merged);
+    }
+    return merged;
   }
 
   // ---- structure ------------------------------------------------------------------------------
@@ -140,7 +121,8 @@ export abstract class Scopes {
         // An extension (Kotlin `fun Foo.m()`) is no member: calls reach it where it is visible,
         // ranked against the other extensions of that name (resolve/extensions.ts).
         if (r.def.receiverType && !r.def.receiverParam) continue;
-        push(this.members, types[0].node.id, r.def.name, r);
+        push(this.ownerMembers, types[0].node.id, r.def.name, r);
+        this.mergedMembers.delete(types[0].node.id);
         if (!isType(types[0])) this.constructorFunctions.add(types[0].node.id);
       }
     }
@@ -764,9 +746,4 @@ export abstract class Scopes {
     call: CallShape,
     depth: number,
   ): Found | undefined;
-}
-
-/** One open type's parts share family, qualified name and generic arity (`IRequest<T>` is not `IRequest`). */
-function openKey(family: string, r: DefRef): string {
-  return `${family}\0${r.node.qualified_name}\0${r.def.typeParams?.length ?? 0}`;
 }
