@@ -56,6 +56,7 @@ function dump(s: Structure): unknown {
     global: nested(s.globalNames),
     method: nested(s.methodNames),
     members: nested(s.members),
+    extensions: nested(s.extensions),
     modules: flat(s.modulesByName),
     open: flat(s.openParts),
     byId: [...s.byId].map(([id, r]) => `${id}=${ref(r)}`).sort(),

@@ -19,7 +19,7 @@ import { bindProject } from "../project/catalog.ts";
 import { evictBeyondCap, maxGraphsFromEnv } from "../project/retention.ts";
 import type { ProjectRef } from "../project/identity.ts";
 import { VERSION } from "../version.ts";
-import type { FileFacts } from "../graph/facts.ts";
+import { type FileFacts, SYMBOL_KINDS } from "../graph/facts.ts";
 import { affectedFiles } from "./affected.ts";
 import { withLock } from "./lock.ts";
 import { runPostIndexSteps } from "./post_index.ts";
@@ -31,6 +31,7 @@ import { type Manifests, readManifests } from "./manifests.ts";
 import { readCandidates, type ReadFile } from "./scan.ts";
 import { nextStatCache, statLookup } from "./stat_cache.ts";
 import { type Skipped, walkRepository } from "./walk.ts";
+import { keepWalk, type KeptWalk, updateWalk } from "./kept_walk.ts";
 import { GraphWriter } from "./writer.ts";
 import { StagingStream } from "./staging.ts";
 
@@ -67,6 +68,12 @@ export interface IndexOptions {
    * server): an edit then reloads nothing from the database.
    */
   resident?: boolean;
+  /**
+   * With `resident`: the paths (relative) file events say changed since the last run. Only those
+   * are stat-ed again when nothing else can have changed (see kept_walk.ts); else the tree is
+   * walked in full.
+   */
+  changed?: string[];
 }
 
 /** How long a new branch waits for its base graph's indexer before indexing in full. */
@@ -145,9 +152,15 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
     ? startSeed(db, ref, { waitMs: SEED_WAIT_MS, warnings })
     : undefined;
   seeding?.catch(() => {}); // awaited below; a scan that throws first must not leave it unhandled
-  const walk = await walkRepository(ref.root);
-  const skipped = walk.skipped;
-  const manifests = await readManifests(ref.root, walk.manifests);
+  // A watched edit: the walk kept from the last run, updated with the paths the events named.
+  const kept = opts.resident && opts.changed?.length ? residents.get(ref.keys.graph) : undefined;
+  const targeted = kept?.walk && updateWalk(ref.root, kept.walk, opts.changed!);
+  let walk = targeted ? targeted.walk : await walkRepository(ref.root);
+  let manifests = targeted
+    ? targeted.kept.manifests
+    : await readManifests(ref.root, walk.manifests);
+  let keptWalk = targeted ? targeted.kept : keepWalk(walk, manifests);
+  if (targeted) log.debug(`index: walk kept, ${opts.changed!.length} path(s) stat-ed again`);
   const timings: Record<string, number> = {};
   let lap = started;
   const mark = (phase: string) => {
@@ -160,6 +173,13 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
   const seed: Seed | undefined = await seeding;
   if (seeding) mark("copy");
   let prior = await priorState(db, ref, opts, warnings, seed !== undefined);
+  if (targeted && prior?.resident !== kept) {
+    // What was kept no longer describes the graph: the tree is walked after all.
+    walk = await walkRepository(ref.root);
+    manifests = await readManifests(ref.root, walk.manifests);
+    keptWalk = keepWalk(walk, manifests);
+  }
+  const skipped = walk.skipped;
   mark("load");
   // The graph must be whole before anything is written to it.
   const graphReady = seed
@@ -271,7 +291,6 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
   if (stat.del.length) await db.command(["HDEL", ref.keys.stat, ...stat.del]);
   if (Object.keys(stat.set).length) await db.hashSet(ref.keys.stat, stat.set);
   state.stat = stat.entries;
-
   const counts = (noop ? await storedCounts(db, ref) : undefined) ??
     await graphCounts(db, ref.keys.graph);
   summary.symbols = counts.symbols;
@@ -287,7 +306,7 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
     generation,
   );
   if (opts.resident && state.facts) {
-    residents.set(ref.keys.graph, { ...state, generation });
+    residents.set(ref.keys.graph, { ...state, generation, walk: keptWalk });
   } else residents.delete(ref.keys.graph);
   mark("meta");
   summary.durationMs = Math.round(performance.now() - started);
@@ -306,6 +325,8 @@ function changesOf(current: Map<string, ReadFile>, hashes: Map<string, string>):
 /** What a long-lived process keeps per graph between runs (opts.resident). */
 interface Resident extends PreviousState {
   generation: string;
+  /** The last run's walk (not kept by warmResident: the first watched edit walks in full). */
+  walk?: KeptWalk;
 }
 
 const residents = new Map<string, Resident>();
@@ -573,13 +594,20 @@ async function incremental(
   for (const f of fresh) nextFacts.set(f.path, f);
   progress({ phase: "resolve", done: 0, total: 1 });
   // Only the files an edit can affect are re-resolved (see affected.ts); the rest keep their edges.
-  const touchedOf = (path: string) =>
-    (previous.edgeDigests[path]?.split("\t")[1] ?? "").split("\n").filter(Boolean);
+  const edited = [...gone, ...freshPaths];
+  const touchedOf = (path: string) => {
+    const digest = previous.edgeDigests[path];
+    // Most files touch no edited file: a substring test spares splitting every digest.
+    if (!digest || !edited.some((p) => digest.includes(p))) return [];
+    return (digest.split("\t")[1] ?? "").split("\n").filter(Boolean);
+  };
+  const names = previous.structure?.defNames;
   const only = manifestsChanged ? undefined : affectedFiles(
     previous.facts,
     nextFacts,
-    new Set([...gone, ...freshPaths]),
+    new Set(edited),
     touchedOf,
+    names && ((name) => names.has(name)),
   );
   // The structure kept from the last run is patched with the changed files (the set of files is
   // the same when `only` is known); else it is built from every file's facts.
@@ -630,7 +658,6 @@ async function incremental(
     facts: nextFacts.values(),
     codeUnchanged: false,
   });
-
   if (gone.size) {
     for (const key of [ref.keys.files, ref.keys.facts, ref.keys.edges, ref.keys.edgeLists]) {
       await db.command(["HDEL", key, ...gone]);
@@ -695,11 +722,6 @@ function edgeKey(e: Edge): string {
  * the edges themselves as JSON. Comparing digests replaces resolving the old tree a second time.
  */
 function edgeCache(res: Resolution, paths: string[]): { digests: Record<string, string> } {
-  const fileOf = new Map<string, string>();
-  for (const [path, symbols] of res.symbols) {
-    fileOf.set(fileNode({ path } as FileFacts).id, path);
-    for (const s of symbols) fileOf.set(s.id, path);
-  }
   const digests: Record<string, string> = {};
   for (const path of paths) {
     const edges = res.edges.get(path) ?? [];
@@ -707,7 +729,7 @@ function edgeCache(res: Resolution, paths: string[]): { digests: Record<string, 
     const touched = new Set<string>();
     for (const e of edges) {
       for (const id of [e.from, e.to]) {
-        const p = fileOf.get(id);
+        const p = res.pathOf(id);
         if (p && p !== path) touched.add(p);
       }
     }
@@ -731,8 +753,11 @@ async function graphCounts(db: Db, graph: string) {
     (await db.query(graph, Q.COUNT_FILES, undefined, { readOnly: true }))[0]?.n ?? 0,
   );
   const symbols: Record<string, number> = {};
-  for (const r of await db.query(graph, Q.COUNT_SYMBOLS_BY_KIND, undefined, { readOnly: true })) {
-    symbols[String(r.kind)] = Number(r.n);
+  // One count per kind label: grouping every symbol by its kind reads them all.
+  for (const kind of SYMBOL_KINDS) {
+    const rows = await db.query(graph, Q.countSymbolsOfKind(kind), undefined, { readOnly: true });
+    const n = Number(rows[0]?.n ?? 0);
+    if (n > 0) symbols[kind] = n;
   }
   const edges: Record<string, number> = {};
   // One count per relationship type: grouping every edge by type(e) scans them all.

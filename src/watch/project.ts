@@ -255,16 +255,20 @@ export class ProjectWatcher {
         await this.#followHead();
       }
       const relevant = [...paths];
+      // The paths events named (those git would list): with nothing else to catch up with (a
+      // moved HEAD, a check), the indexer re-stats only these.
+      let named: string[] | undefined;
       if (!flags.size && relevant.length) {
         // Only files git would list count: an event batch wholly in ignored folders is dropped.
         const ignored = await gitIgnored(this.root, relevant);
         if (relevant.every((p) => ignored.has(p))) return;
+        named = relevant.filter((p) => !ignored.has(p));
       }
       if (!this.active) {
         this.active = this.#opts.create || await this.#graphExists();
         if (!this.active) return;
       }
-      const summary = await this.#session.index(this.ref, { resident: true });
+      const summary = await this.#session.index(this.ref, { resident: true, changed: named });
       this.#lastError = "";
       // After a no-op catch-up nothing is in memory yet: it is loaded in the background (under
       // the index lock; calls need not wait for it), so the first edit reloads nothing.

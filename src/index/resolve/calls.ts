@@ -20,15 +20,33 @@ import {
   sameSymbol,
 } from "./refs.ts";
 import { isSuperCall } from "./text.ts";
-import type { CallFact, FileFacts } from "../../graph/facts.ts";
+import { bareNameCalls } from "./structure.ts";
+import type { FileFacts } from "../../graph/facts.ts";
 import { fitsArity, OverloadChoice } from "./overload_choice.ts";
 import { chooseOverload } from "./overloads.ts";
 
 /** Calls: receivers, constructors, overloads, function values; the edges of every file. */
 export class Resolver extends OverloadChoice {
   run(only?: Set<string>): Resolution {
-    // Owners and bases first: method lookups through self/this depend on them.
-    for (const scope of this.scopes.values()) this.attachOwners(scope);
+    // Owners and bases first: method lookups through self/this depend on them. A file no edit
+    // affects attaches what it attached last run (its lookups read only names, which did not
+    // change for it), unless some lookup read what was being attached (order matters then).
+    const kept = only && this.structure.owners?.replayable
+      ? this.structure.owners.byPath
+      : undefined;
+    const owners = new Map<string, { facts: FileFacts; attached: [number, string][] }>();
+    this.progressRead = false;
+    for (const scope of this.scopes.values()) {
+      const path = scope.facts.path;
+      const last = kept?.get(path);
+      if (
+        last && last.facts === scope.facts && !only!.has(path) &&
+        this.replayOwners(scope, last.attached)
+      ) {
+        owners.set(path, last);
+      } else owners.set(path, { facts: scope.facts, attached: this.attachOwners(scope) });
+    }
+    this.structure.owners = { byPath: owners, replayable: !this.progressRead };
     const edges = new Map<string, Edge[]>();
     for (const scope of this.scopes.values()) edges.set(scope.facts.path, this.inheritEdges(scope));
     this.structureKnown = true;
@@ -84,7 +102,8 @@ export class Resolver extends OverloadChoice {
     for (const scope of this.scopes.values()) {
       symbols.set(scope.facts.path, symbolNodes(scope.facts));
     }
-    return { symbols, edges, resolved, failures: this.failures };
+    const pathOf = (id: string) => this.structure.pathOf(id);
+    return { symbols, edges, resolved, pathOf, failures: this.failures };
   }
 
   // ---- calls ----------------------------------------------------------------------------------
@@ -282,9 +301,14 @@ export class Resolver extends OverloadChoice {
     // Only names some definition has can be functions passed by name.
     const names = [...this.globalNames.values(), ...this.methodNames.values()];
     const defined = { has: (name: string) => names.some((byName) => byName.has(name)) };
+    // Only files passing such a name have calls to read (in path order, as every file would be).
+    const passing = new Set<string>();
+    for (const [name, files] of this.structure.bareArgs) {
+      if (defined.has(name)) files.forEach((p) => passing.add(p));
+    }
     for (const scope of this.scopes.values()) {
       // Where a function is passed by its bare name (not Java's this::m or Kotlin's ::m).
-      if (scope.spec.bareFunctionValues === false) continue;
+      if (scope.spec.bareFunctionValues === false || !passing.has(scope.facts.path)) continue;
       for (const call of bareNameCalls(scope.facts)) {
         const argTypes = call.argTypes!;
         if (!argTypes.some((a) => /^=[\w$]+$/.test(a) && defined.has(a.slice(1)))) continue;
@@ -620,16 +644,4 @@ export class Resolver extends OverloadChoice {
     }
     return undefined;
   }
-}
-
-const bareNameCallsCache = new WeakMap<FileFacts, CallFact[]>();
-
-/** A file's calls with an argument that is a bare name (kept per facts object). */
-function bareNameCalls(f: FileFacts): CallFact[] {
-  let calls = bareNameCallsCache.get(f);
-  if (!calls) {
-    calls = f.calls.filter((c) => c.argTypes?.some((a) => /^=[\w$]+$/.test(a)));
-    bareNameCallsCache.set(f, calls);
-  }
-  return calls;
 }

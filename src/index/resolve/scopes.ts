@@ -41,7 +41,6 @@ export abstract class Scopes {
   readonly ownerType = new Map<string, DefRef>();
   readonly bases = new Map<string, DefRef[]>();
   readonly byId: Map<string, DefRef>;
-  readonly packages = new Map<string, Map<string, DefRef[]>>();
   readonly modulesByName: Map<string, DefRef[]>;
   readonly failures: string[] = [];
   /** exported() answers by file, name and alias. */
@@ -92,6 +91,7 @@ export abstract class Scopes {
 
   /** A type's members by name: declared in its body, then attached from outside. */
   membersOf(id: string): Map<string, DefRef[]> | undefined {
+    this.progressRead = true;
     const own = this.structure.members.get(id);
     const attached = this.ownerMembers.get(id);
     if (!attached) return own;
@@ -106,7 +106,12 @@ export abstract class Scopes {
   }
 
   // ---- structure ------------------------------------------------------------------------------
-  attachOwners(scope: FileScope): void {
+  /**
+   * Attaches a file's out-of-line members to their types (looked up by name); returns what it
+   * attached, by definition index and type id, for replayOwners.
+   */
+  attachOwners(scope: FileScope): [number, string][] {
+    const out: [number, string][] = [];
     for (const r of scope.refs) {
       if (!r.def.owner) continue;
       const parent = r.def.parent >= 0 ? scope.refs[r.def.parent] : undefined;
@@ -117,16 +122,39 @@ export abstract class Scopes {
         : isType;
       const types = this.lookup(scope, r.def.parent, r.def.owner, accept, false).refs;
       if (types.length === 1 && types[0].node.id !== r.node.id) {
-        this.ownerType.set(r.node.id, types[0]);
-        // An extension (Kotlin `fun Foo.m()`) is no member: calls reach it where it is visible,
-        // ranked against the other extensions of that name (resolve/extensions.ts).
-        if (r.def.receiverType && !r.def.receiverParam) continue;
-        push(this.ownerMembers, types[0].node.id, r.def.name, r);
-        this.mergedMembers.delete(types[0].node.id);
-        if (!isType(types[0])) this.constructorFunctions.add(types[0].node.id);
+        this.attachOwner(r, types[0]);
+        out.push([r.index, types[0].node.id]);
       }
     }
+    return out;
   }
+
+  /**
+   * What attachOwners found for this file last run, attached again without looking anything up;
+   * false (nothing attached) when a type it named is gone.
+   */
+  replayOwners(scope: FileScope, attached: [number, string][]): boolean {
+    const types = attached.map(([, id]) => this.byId.get(id));
+    if (types.some((t) => !t)) return false;
+    attached.forEach(([index], i) => this.attachOwner(scope.refs[index], types[i]!));
+    return true;
+  }
+
+  private attachOwner(r: DefRef, type: DefRef): void {
+    this.ownerType.set(r.node.id, type);
+    // An extension (Kotlin `fun Foo.m()`) is no member: calls reach it where it is visible,
+    // ranked against the other extensions of that name (resolve/extensions.ts).
+    if (r.def.receiverType && !r.def.receiverParam) return;
+    push(this.ownerMembers, type.node.id, r.def.name, r);
+    this.mergedMembers.delete(type.node.id);
+    if (!isType(type)) this.constructorFunctions.add(type.node.id);
+  }
+
+  /**
+   * Set when a lookup read what attachOwners and inheritEdges fill as they go (owners, attached
+   * members, bases, blankets): such answers depend on the files before, and are not replayed.
+   */
+  progressRead = false;
 
   definesEdges(scope: FileScope): Edge[] {
     const out: Edge[] = [];
@@ -535,17 +563,18 @@ export abstract class Scopes {
     } else {
       return undefined; // "global" is the unique-name step, which refuses ambiguity
     }
-    let names = this.packages.get(key);
+    let names = this.structure.packages.get(key)?.names;
     if (!names) {
       names = new Map();
-      for (const p of files()) {
+      const paths = files();
+      for (const p of paths) {
         for (const [name, refs] of this.scopes.get(p)?.exports ?? []) {
           const list = names.get(name);
           if (list) list.push(...refs);
           else names.set(name, [...refs]);
         }
       }
-      this.packages.set(key, names);
+      this.structure.packages.set(key, { names, files: paths });
     }
     return names;
   }
@@ -615,6 +644,7 @@ export abstract class Scopes {
   }
 
   enclosingType(scope: FileScope, from: number): DefRef | undefined {
+    this.progressRead = true;
     for (let at = from; at >= 0; at = scope.refs[at].def.parent) {
       const r = scope.refs[at];
       const owner = this.ownerType.get(r.node.id);
@@ -698,6 +728,7 @@ export abstract class Scopes {
   }
 
   basesOf(type: DefRef): DefRef[] {
+    this.progressRead = true;
     const parts = this.partsOf(type);
     if (parts.length === 1) return this.bases.get(type.node.id) ?? [];
     return distinct(parts.flatMap((p) => this.bases.get(p.node.id) ?? []));

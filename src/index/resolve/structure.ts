@@ -11,9 +11,9 @@
  * parameters receive) is not here: the resolver derives it on every run (calls.ts, scopes.ts).
  */
 import type { LanguageSpec, RepoFiles } from "../../lang/spec.ts";
-import type { FileFacts } from "../../graph/facts.ts";
+import type { CallFact, FileFacts } from "../../graph/facts.ts";
 import { TYPE_KINDS } from "../../graph/facts.ts";
-import { symbolNodes } from "../../graph/model.ts";
+import { fileId, symbolNodes } from "../../graph/model.ts";
 import type { DefRef } from "./model.ts";
 import { push, qualifiedModule, repoFiles } from "./refs.ts";
 
@@ -58,7 +58,7 @@ type Index = Map<string, Map<string, DefRef[]>>;
 
 /** Where one definition is listed: which index, its outer key and name (flat lists: key only). */
 interface Entry {
-  map: "global" | "method" | "member" | "module" | "open";
+  map: "global" | "method" | "member" | "module" | "open" | "extension";
   key: string;
   name: string;
   ref: DefRef;
@@ -70,12 +70,33 @@ export class Structure {
   /** Top-level (or namespace-level) definitions and all types, by family, by name. */
   readonly globalNames: Index = new Map();
   readonly methodNames: Index = new Map();
+  /** Extensions (definitions with a receiver type), by family, by name. */
+  readonly extensions: Index = new Map();
   /** Members a type declares in its body (owners attached from outside come per run). */
   readonly members: Index = new Map();
   readonly byId = new Map<string, DefRef>();
   readonly modulesByName = new Map<string, DefRef[]>();
   /** The parts of open types by family, qualified name and arity. */
   readonly openParts = new Map<string, DefRef[]>();
+  /** Per bare name passed as an argument somewhere (`run(step)`): the files passing it. */
+  readonly bareArgs = new Map<string, Set<string>>();
+  /**
+   * What the last run's attachOwners found per file (for the facts it had), and whether the next
+   * run may replay it for files no edit affects: no lookup read what was being attached.
+   */
+  owners?: {
+    byPath: Map<string, { facts: FileFacts; attached: [number, string][] }>;
+    replayable: boolean;
+  };
+  /**
+   * Names visible package-wide (Scopes.packageNames), built when first asked, with the files
+   * they were gathered from: a patch drops those of a changed file's packages.
+   */
+  readonly packages = new Map<string, { names: Map<string, DefRef[]>; files: string[] }>();
+  /** File node ids to paths (every file's). */
+  readonly fileIds = new Map<string, string>();
+  /** How many files define each name (any definition: what affected.ts asks). */
+  readonly defNames = new Map<string, number>();
   repo: RepoFiles;
 
   private constructor(
@@ -86,6 +107,9 @@ export class Structure {
     const sorted = [...facts].sort(byPath);
     for (const f of sorted) {
       this.files.set(f.path, f);
+      this.fileIds.set(fileId(f.path), f.path);
+      this.countNames(f, 1);
+      this.passing(f, true);
       for (const r of this.refsOf(f)) this.byId.set(r.node.id, r);
       for (const e of this.entries(f)) this.add(e, false);
     }
@@ -98,6 +122,11 @@ export class Structure {
     manifests?: ReadonlyMap<string, string>,
   ): Structure {
     return new Structure(specOf, manifests, facts);
+  }
+
+  /** The file a node (a file's or a definition's) belongs to. */
+  pathOf(id: string): string | undefined {
+    return this.byId.get(id)?.file.path ?? this.fileIds.get(id);
   }
 
   /** Languages whose files may call each other share a family (LanguageSpec.family). */
@@ -118,6 +147,10 @@ export class Structure {
     for (const f of changed) {
       const old = this.files.get(f.path)!;
       if (old === f) continue;
+      this.countNames(old, -1);
+      this.countNames(f, 1);
+      this.passing(old, false);
+      this.passing(f, true);
       for (const e of this.entries(old)) this.remove(e);
       for (const r of this.refsOf(old)) {
         if (this.byId.get(r.node.id) === r) this.byId.delete(r.node.id);
@@ -127,8 +160,41 @@ export class Structure {
       if (packagesKey(old) !== packagesKey(f)) packagesMoved = true;
       this.files.set(f.path, f);
     }
-    if (packagesMoved) this.repo = repoFiles([...this.files.values()], this.manifests);
+    if (packagesMoved) {
+      this.repo = repoFiles([...this.files.values()], this.manifests);
+      this.packages.clear();
+    } else {
+      const paths = new Set(changed.map((f) => f.path));
+      for (const [key, pkg] of this.packages) {
+        if (pkg.files.some((p) => paths.has(p))) this.packages.delete(key);
+      }
+    }
     return true;
+  }
+
+  private passing(f: FileFacts, add: boolean): void {
+    for (const call of bareNameCalls(f)) {
+      for (const a of call.argTypes!) {
+        if (!BARE.test(a)) continue;
+        const name = a.slice(1);
+        let files = this.bareArgs.get(name);
+        if (add) {
+          if (!files) this.bareArgs.set(name, files = new Set());
+          files.add(f.path);
+        } else if (files) {
+          files.delete(f.path);
+          if (!files.size) this.bareArgs.delete(name);
+        }
+      }
+    }
+  }
+
+  private countNames(f: FileFacts, by: 1 | -1): void {
+    for (const name of new Set(f.defs.map((d) => d.name))) {
+      const n = (this.defNames.get(name) ?? 0) + by;
+      if (n > 0) this.defNames.set(name, n);
+      else this.defNames.delete(name);
+    }
   }
 
   /** A file's definitions (none for a language without a spec: it is not resolved). */
@@ -144,6 +210,7 @@ export class Structure {
     const fam = this.family(f.language);
     const { refs } = piecesOf(f);
     for (const r of refs) {
+      if (r.def.receiverType) out.push({ map: "extension", key: fam, name: r.def.name, ref: r });
       if (spec.openTypes && TYPE_KINDS.has(r.def.kind)) {
         out.push({ map: "open", key: openKey(fam, r), name: "", ref: r });
       }
@@ -172,11 +239,7 @@ export class Structure {
       if (!list && create) flat.set(e.key, list = []);
       return list;
     }
-    const index = e.map === "global"
-      ? this.globalNames
-      : e.map === "method"
-      ? this.methodNames
-      : this.members;
+    const index = this.indexOf(e);
     let inner = index.get(e.key);
     if (!inner) {
       if (!create) return undefined;
@@ -185,6 +248,16 @@ export class Structure {
     let list = inner.get(e.name);
     if (!list && create) inner.set(e.name, list = []);
     return list;
+  }
+
+  private indexOf(e: Entry): Index {
+    return e.map === "global"
+      ? this.globalNames
+      : e.map === "method"
+      ? this.methodNames
+      : e.map === "extension"
+      ? this.extensions
+      : this.members;
   }
 
   /** Adds an entry: at the end while building (files come in path order), else in its place. */
@@ -207,16 +280,27 @@ export class Structure {
     if (e.map === "module") this.modulesByName.delete(e.key);
     else if (e.map === "open") this.openParts.delete(e.key);
     else {
-      const index = e.map === "global"
-        ? this.globalNames
-        : e.map === "method"
-        ? this.methodNames
-        : this.members;
+      const index = this.indexOf(e);
       const inner = index.get(e.key)!;
       inner.delete(e.name);
       if (!inner.size) index.delete(e.key);
     }
   }
+}
+
+/** An argument that is a bare name (`=step`): maybe a function passed by name. */
+export const BARE = /^=[\w$]+$/;
+
+const bareNameCallsCache = new WeakMap<FileFacts, CallFact[]>();
+
+/** A file's calls with an argument that is a bare name (kept per facts object). */
+export function bareNameCalls(f: FileFacts): CallFact[] {
+  let calls = bareNameCallsCache.get(f);
+  if (!calls) {
+    calls = f.calls.filter((c) => c.argTypes?.some((a) => BARE.test(a)));
+    bareNameCallsCache.set(f, calls);
+  }
+  return calls;
 }
 
 /** Whether `r` comes after `ref` in build order (path, then definition index). */
