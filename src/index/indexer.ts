@@ -253,6 +253,7 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
       root: ref.root,
       facts: facts ? facts.values() : () => loadFacts(db, ref, prior!.hashes),
       codeUnchanged: true,
+      paths: walk.listed,
     });
     state = prior.resident ??
       {
@@ -272,6 +273,7 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
         mark,
         graphReady,
         manifests,
+        walk.listed,
       );
     } catch (err) {
       // The graph could not be copied (nothing was written yet): a full index instead.
@@ -282,9 +284,9 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
       Object.assign(summary, { mode: "full", seededFrom: undefined });
       Object.assign(summary.files, { added: [], modified: [], deleted: [], unchanged: 0 });
       Object.assign(summary.files, { parseErrors: 0, syntaxErrors: [] });
-      state = await full(db, ref, read, summary, progress, mark, manifests);
+      state = await full(db, ref, read, summary, progress, mark, manifests, walk.listed);
     }
-  } else state = await full(db, ref, read, summary, progress, mark, manifests);
+  } else state = await full(db, ref, read, summary, progress, mark, manifests, walk.listed);
 
   // The stat cache: files read (or vouched for) and settled, for the paths the graph holds.
   const stat = nextStatCache(read, (p) => state.hashes.has(p), prior?.stat ?? new Map(), readAt);
@@ -325,11 +327,16 @@ function changesOf(current: Map<string, ReadFile>, hashes: Map<string, string>):
 /** What a long-lived process keeps per graph between runs (opts.resident). */
 interface Resident extends PreviousState {
   generation: string;
-  /** The last run's walk (not kept by warmResident: the first watched edit walks in full). */
+  /** The last run's walk (or warmResident's), updated from file events (kept_walk.ts). */
   walk?: KeptWalk;
 }
 
 const residents = new Map<string, Resident>();
+
+/** Whether the walk this process keeps of a graph listed a path (git lists no ignored file). */
+export function isListed(graph: string, path: string): boolean {
+  return residents.get(graph)?.walk?.listed.has(path) === true;
+}
 
 /** Forgets what this process keeps of a graph (it was deleted or rebuilt elsewhere). */
 export function dropResident(graph: string): void {
@@ -363,7 +370,21 @@ export async function warmResident(db: Db, ref: ProjectRef): Promise<boolean> {
         [],
       );
       if (!previous) return false;
-      residents.set(ref.keys.graph, { ...previous, generation });
+      // The tree's listing and the resolver's structure too: the first watched edit then walks
+      // and builds nothing.
+      const walk = await walkRepository(ref.root);
+      const manifests = await readManifests(ref.root, walk.manifests);
+      const structure = Structure.build(
+        [...previous.facts.values()],
+        languageByName,
+        manifests.texts,
+      );
+      residents.set(ref.keys.graph, {
+        ...previous,
+        structure,
+        generation,
+        walk: keepWalk(walk, manifests),
+      });
       return true;
     });
   } catch {
@@ -492,6 +513,7 @@ async function full(
   progress: (p: Progress) => void,
   mark: (phase: string) => void,
   manifests: Manifests,
+  listed: readonly string[],
 ): Promise<PreviousState> {
   const caches = [ref.keys.files, ref.keys.facts, ref.keys.edges, ref.keys.edgeLists];
   const staged = caches.map((k) => `${k}~staging`);
@@ -517,6 +539,7 @@ async function full(
     root: ref.root,
     facts,
     codeUnchanged: false,
+    paths: listed,
   });
   // Edge lists are large (tens of MB on 10,000 files): serialised a slice at a time.
   for (let i = 0; i < facts.length; i += CACHE_SLICE) {
@@ -552,6 +575,7 @@ async function incremental(
   mark: (phase: string) => void,
   graphReady: () => Promise<void>,
   manifests: Manifests,
+  listed: readonly string[],
 ): Promise<PreviousState> {
   // Project files changed (or the last run did not record them): every file is re-resolved.
   const manifestsChanged = previous.manifestDigest !== manifests.digest;
@@ -573,6 +597,7 @@ async function incremental(
       root: ref.root,
       facts: previous.facts.values(),
       codeUnchanged: true,
+      paths: listed,
     });
     return previous;
   }
@@ -657,6 +682,7 @@ async function incremental(
     root: ref.root,
     facts: nextFacts.values(),
     codeUnchanged: false,
+    paths: listed,
   });
   if (gone.size) {
     for (const key of [ref.keys.files, ref.keys.facts, ref.keys.edges, ref.keys.edgeLists]) {
@@ -749,24 +775,27 @@ function pick(record: Record<string, string>, keys: string[]): Record<string, st
 }
 
 async function graphCounts(db: Db, graph: string) {
-  const files = Number(
-    (await db.query(graph, Q.COUNT_FILES, undefined, { readOnly: true }))[0]?.n ?? 0,
+  const ro = { readOnly: true };
+  const count = async (cypher: string) =>
+    Number((await db.query(graph, cypher, undefined, ro))[0]?.n ?? 0);
+  // One count per kind label and per relationship type, all sent at once: grouping every symbol
+  // by its kind, or every edge by type(e), reads them all.
+  const types = (await db.query(graph, R.RELATIONSHIP_TYPES, undefined, ro)).map((r) =>
+    String(r.type)
   );
+  const [files, kinds, perType] = await Promise.all([
+    count(Q.COUNT_FILES),
+    Promise.all(SYMBOL_KINDS.map((k) => count(Q.countSymbolsOfKind(k)))),
+    Promise.all(types.map((t) => count(R.countEdgesOfType(t)))),
+  ]);
   const symbols: Record<string, number> = {};
-  // One count per kind label: grouping every symbol by its kind reads them all.
-  for (const kind of SYMBOL_KINDS) {
-    const rows = await db.query(graph, Q.countSymbolsOfKind(kind), undefined, { readOnly: true });
-    const n = Number(rows[0]?.n ?? 0);
-    if (n > 0) symbols[kind] = n;
-  }
+  SYMBOL_KINDS.forEach((k, i) => {
+    if (kinds[i] > 0) symbols[k] = kinds[i];
+  });
   const edges: Record<string, number> = {};
-  // One count per relationship type: grouping every edge by type(e) scans them all.
-  for (const r of await db.query(graph, R.RELATIONSHIP_TYPES, undefined, { readOnly: true })) {
-    const type = String(r.type);
-    const rows = await db.query(graph, R.countEdgesOfType(type), undefined, { readOnly: true });
-    const n = Number(rows[0]?.n ?? 0);
-    if (n > 0) edges[type] = n;
-  }
+  types.forEach((t, i) => {
+    if (perType[i] > 0) edges[t] = perType[i];
+  });
   return { files, symbols, edges };
 }
 

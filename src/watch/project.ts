@@ -8,7 +8,7 @@
  */
 import { isAbsolute, join, relative, sep } from "node:path";
 import { describeError } from "../errors.ts";
-import { dropResident, type IndexSummary } from "../index/indexer.ts";
+import { dropResident, type IndexSummary, isListed } from "../index/indexer.ts";
 import { gitIgnored, ignoreList, isIgnoredPath } from "../index/walk.ts";
 import { log } from "../log.ts";
 import { type ProjectRef, resolveProject } from "../project/identity.ts";
@@ -260,7 +260,9 @@ export class ProjectWatcher {
       let named: string[] | undefined;
       if (!flags.size && relevant.length) {
         // Only files git would list count: an event batch wholly in ignored folders is dropped.
-        const ignored = await gitIgnored(this.root, relevant);
+        // Paths the last walk listed are not ignored (a changed .gitignore walks in full).
+        const unknown = relevant.filter((p) => !isListed(this.ref.keys.graph, p));
+        const ignored = await gitIgnored(this.root, unknown);
         if (relevant.every((p) => ignored.has(p))) return;
         named = relevant.filter((p) => !ignored.has(p));
       }
