@@ -161,8 +161,17 @@ export function affectedFiles(
   changed: Set<string>,
   touched: (path: string) => string[],
   definedBefore?: (name: string) => boolean,
+  textOf?: (f: FileFacts) => string | undefined,
 ): Set<string> | undefined {
   const names = new Set<string>();
+  // A file whose facts' text (their JSON, when the caller has it) holds none of the names can
+  // mention none of them: every word a file mentions is part of one of its facts' strings.
+  const mayMention = (f: FileFacts) => {
+    const text = textOf?.(f);
+    if (text === undefined) return true;
+    for (const n of names) if (text.includes(n)) return true;
+    return false;
+  };
   // Defined anywhere, before or after the edit (the resolver's own test is narrower). With
   // `definedBefore` (the names of every definition before the edit), after = before with the
   // changed files' new definitions.
@@ -201,6 +210,7 @@ export function affectedFiles(
   for (let grew = names.size > 0, rounds = 0; grew && rounds < 8; rounds++) {
     grew = false;
     for (const facts of after.values()) {
+      if (!mayMention(facts)) continue;
       const { macros, hints } = flowOf(facts);
       // A macro whose body calls a changed name changes for every user of the macro.
       for (const i of macros) {
@@ -230,7 +240,7 @@ export function affectedFiles(
   for (const [path, facts] of after) {
     if (affected.has(path)) continue;
     if (touched(path).some((t) => changed.has(t))) affected.add(path);
-    else if (names.size) {
+    else if (names.size && mayMention(facts)) {
       const m = mentions(facts);
       for (const n of names) {
         if (m.has(n)) {
