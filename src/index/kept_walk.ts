@@ -3,7 +3,8 @@
  * named: a watched edit re-stats the files it touched instead of listing and stat-ing the whole
  * repository. Anything that could change more than those files' own entries (a directory, a
  * symlink, a deletion, `.gitignore`, a project file, a C or C++ file coming that can change what
- * language a header is) makes the caller walk in full, as does a path the walk never listed.
+ * language a header is) makes the caller walk in full, as does a kept walk older than
+ * keptWalkMs() (a dropped event is caught then).
  */
 import { join } from "node:path";
 import { isManifestName, languageOf } from "../lang/registry.ts";
@@ -13,21 +14,35 @@ import { type Candidate, fileStatOf, ignoreList, isIgnoredPath, type WalkResult 
 export interface KeptWalk {
   /** The walk as it was (candidates in path order, the walk's own skipped files). */
   walk: WalkResult;
+  /** When the tree was last walked in full (ms since the epoch). */
+  walkedAt: number;
   /** Every path the walk listed, supported or not. */
   listed: Set<string>;
   manifests: Manifests;
 }
 
 /** What to keep of a walk (copied: the run goes on to add to its skipped list). */
-export function keepWalk(walk: WalkResult, manifests: Manifests): KeptWalk {
+export function keepWalk(walk: WalkResult, manifests: Manifests, walkedAt = Date.now()): KeptWalk {
   return {
     walk: { ...walk, files: [...walk.files], skipped: [...walk.skipped] },
+    walkedAt,
     listed: new Set(walk.listed),
     manifests,
   };
 }
 
 const C_FAMILY = /\.(c|cc|cpp|cxx|c\+\+|h|hh|hpp|hxx)$/i;
+
+/**
+ * How long a kept walk stands in for a full one (CGRAPH_WATCH_WALK_MS, default 30 s): an event the
+ * system dropped is caught by the next full walk.
+ */
+export function keptWalkMs(): number {
+  const n = Number(Deno.env.get("CGRAPH_WATCH_WALK_MS"));
+  return Deno.env.get("CGRAPH_WATCH_WALK_MS") !== undefined && Number.isFinite(n) && n >= 0
+    ? n
+    : 30_000;
+}
 
 /**
  * The walk after `changed` (relative paths) changed, from the kept one; undefined when only a
@@ -38,6 +53,7 @@ export function updateWalk(
   kept: KeptWalk,
   changed: string[],
 ): { walk: WalkResult; kept: KeptWalk } | undefined {
+  if (Date.now() - kept.walkedAt > keptWalkMs()) return undefined;
   const ignores = ignoreList();
   const updated = new Map<string, Candidate>();
   const known = new Set(kept.walk.files.map((c) => c.path));
@@ -89,6 +105,7 @@ export function updateWalk(
   };
   const next: KeptWalk = {
     walk: { ...walk, files: [...files], skipped: [...walk.skipped] },
+    walkedAt: kept.walkedAt,
     listed: added.length ? new Set(listed) : kept.listed,
     manifests: kept.manifests,
   };
