@@ -1,7 +1,7 @@
 /**
  * Phase-by-phase profile of one-file edits (dev tool): a generated git repository of N files,
  * indexed in full, then edits indexed resident (as a watching server does) and one-shot (as the
- * CLI does). `deno run -A --unstable-raw-imports bench/profile_edit.ts [files] [edits]`
+ * CLI does). `deno run -A --unstable-raw-imports bench/profile_edit.ts [files] [edits] [--cli]`
  */
 import { join } from "node:path";
 import { ensureDb } from "../src/db/ensure.ts";
@@ -30,13 +30,18 @@ try {
   console.log(`full: ${Math.round(performance.now() - t)} ms`);
   await new Promise((r) => setTimeout(r, RACY_DEFAULT_MS + 100));
   await indexProject(db, ref, { resident: true });
-  for (const resident of [true, false]) {
+  // `--cli`: only one-shot runs, editing as bench/fresh.ts's CLI figure does (a function without
+  // calls appended to the first modules, which many files import).
+  const cli = Deno.args.includes("--cli");
+  for (const resident of cli ? [false] : [true, false]) {
     for (let k = 0; k < edits; k++) {
-      const file = py[py.length - 2 - k];
+      const file = cli ? py[k] : py[py.length - 2 - k];
       const module = file.replace(/^pkg\/mod(\d+)\.py$/, "$1");
       await Deno.writeTextFile(
         join(dir, file),
-        `\n\ndef edit_${resident}_${k}(x):\n    return func${module}_0(x)\n`,
+        cli
+          ? `\n\ndef cli_edit_${k}():\n    return 1\n`
+          : `\n\ndef edit_${resident}_${k}(x):\n    return func${module}_0(x)\n`,
         { append: true },
       );
       t = performance.now();
