@@ -97,13 +97,16 @@ Deno.test({ name: "no-op incremental run changes nothing", ...opts }, async () =
 // ---- incremental == full ---------------------------------------------------------------------
 
 const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20];
+/** Seeds whose runs keep their state in memory, as a watching server does (resident). */
+const RESIDENT_SEEDS = [21, 22, 23, 24, 25, 26, 27, 28];
 const PROPERTY_LANGS = ["python", ...fixtureDirs.filter((l) => l !== "python")];
 
-for (const seed of SEEDS) {
+for (const seed of [...SEEDS, ...RESIDENT_SEEDS]) {
+  const resident = seed > 20;
   Deno.test(
     {
-      name: `incremental == full after random ${
-        seed > 12 ? "in-file edits" : "edits"
+      name: `incremental == full after random ${seed > 12 ? "in-file edits" : "edits"}${
+        resident ? ", state kept in memory" : ""
       } (seed ${seed})`,
       ...opts,
     },
@@ -122,12 +125,12 @@ for (const seed of SEEDS) {
       const rnd = prng(seed);
       const log: string[] = [];
       try {
-        await indexAs(db, dir, inc);
+        await indexAs(db, dir, inc, { resident });
         for (let round = 0; round < 4; round++) {
           for (let k = 0; k < 1 + Math.floor(rnd() * 3); k++) {
             log.push(await randomEdit(dir, rnd, seed > 12));
           }
-          const s = await indexAs(db, dir, inc);
+          const s = await indexAs(db, dir, inc, { resident });
           assertEquals(s.mode, "incremental", s.warnings.join("; "));
           const f = await indexAs(db, dir, full, { full: true });
           // Edited files may have syntax errors, but the parser itself must never fail.

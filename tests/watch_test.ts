@@ -507,9 +507,16 @@ Deno.test(
   },
 );
 
-for (const seed of [3, 8]) {
+// Seeds past 10 edit files in place only: the kept walk, structure and state are patched.
+for (const seed of [3, 8, 13, 21]) {
+  const editsOnly = seed > 10;
   Deno.test(
-    { name: `watch: watched random edits == full index (seed ${seed})`, ...opts },
+    {
+      name: `watch: watched random ${
+        editsOnly ? "in-file " : ""
+      }edits == full index (seed ${seed})`,
+      ...opts,
+    },
     async () => {
       const db = await testDb();
       const dir = await copyFixture("python", "typescript");
@@ -520,8 +527,10 @@ for (const seed of [3, 8]) {
       const log: string[] = [];
       try {
         await call(s, "get_stats", {});
-        for (let round = 0; round < 4; round++) {
-          for (let k = 0; k < 1 + Math.floor(rnd() * 3); k++) log.push(await randomEdit(dir, rnd));
+        for (let round = 0; round < (editsOnly ? 6 : 4); round++) {
+          for (let k = 0; k < 1 + Math.floor(rnd() * 3); k++) {
+            log.push(await randomEdit(dir, rnd, editsOnly));
+          }
           await indexAs(db, dir, full, { full: true, branch: ref.branch });
           const want = JSON.stringify(await dumpGraph(db, keysFor(full, ref.branch).graph));
           await until(

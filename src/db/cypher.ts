@@ -75,6 +75,14 @@ DETACH DELETE f`;
 export const COUNT_FILES = "MATCH (f:File) RETURN count(f) AS n";
 export const COUNT_SYMBOLS_BY_KIND = "MATCH (s:Symbol) RETURN s.kind AS kind, count(s) AS n";
 
+/**
+ * Symbols of one kind, by its label (every Symbol has exactly one kind label): answered from the
+ * label's matrix, where grouping by `s.kind` reads every symbol.
+ */
+export function countSymbolsOfKind(kind: SymbolKind): string {
+  return `MATCH (s:${kind}) RETURN count(s) AS n`;
+}
+
 // ---- memory: decisions in the branch graph (src/memory/decisions.ts) ------------------------
 
 export const DECISION_INDEXES = [

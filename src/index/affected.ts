@@ -71,6 +71,27 @@ function differing(a: string[], b: string[]): string[] {
   return [...a.filter((x) => !sb.has(x)), ...b.filter((x) => !sa.has(x))];
 }
 
+const flowCache = new WeakMap<
+  FileFacts,
+  { macros: number[]; hints: { parts: string[]; variables: string[] }[] }
+>();
+
+/** What names flow through in a file: its macros, and its hints' words and variables. */
+function flowOf(f: FileFacts) {
+  let flow = flowCache.get(f);
+  if (!flow) {
+    flow = {
+      macros: f.defs.flatMap((d, i) => (d.macro ? [i] : [])),
+      hints: f.hints.map((h) => ({
+        parts: `${h.type} ${h.expr ?? ""}`.split(/[^\p{L}\p{N}_$@!?]+/u),
+        variables: h.variable.split("."),
+      })),
+    };
+    flowCache.set(f, flow);
+  }
+  return flow;
+}
+
 const definedCache = new WeakMap<FileFacts, Set<string>>();
 
 /** The names a file defines (anything of those names may be passed as a function value). */
@@ -139,27 +160,43 @@ export function affectedFiles(
   after: Map<string, FileFacts>,
   changed: Set<string>,
   touched: (path: string) => string[],
+  definedBefore?: (name: string) => boolean,
+  textOf?: (f: FileFacts) => string | undefined,
 ): Set<string> | undefined {
   const names = new Set<string>();
-  // Defined anywhere, before or after the edit (the resolver's own test is narrower).
+  // A file whose facts' text (their JSON, when the caller has it) holds none of the names can
+  // mention none of them: every word a file mentions is part of one of its facts' strings.
+  const mayMention = (f: FileFacts) => {
+    const text = textOf?.(f);
+    if (text === undefined) return true;
+    for (const n of names) if (text.includes(n)) return true;
+    return false;
+  };
+  // Defined anywhere, before or after the edit (the resolver's own test is narrower). With
+  // `definedBefore` (the names of every definition before the edit), after = before with the
+  // changed files' new definitions.
   const known = new Map<string, boolean>();
   const defined = (name: string) => {
     let found = known.get(name);
+    if (found === undefined && definedBefore) {
+      found = definedBefore(name) ||
+        [...changed].some((p) => after.has(p) && definedNames(after.get(p)!).has(name));
+      known.set(name, found);
+    }
     if (found === undefined) {
-      found = false;
-      for (const facts of [before, after]) {
-        for (const f of facts.values()) {
-          if (definedNames(f).has(name)) {
-            found = true;
-            break;
-          }
+      // Every name defined before or after, gathered once.
+      if (!all) {
+        all = new Set<string>();
+        for (const facts of [before, after]) {
+          for (const f of facts.values()) for (const n of definedNames(f)) all.add(n);
         }
-        if (found) break;
       }
+      found = all.has(name);
       known.set(name, found);
     }
     return found;
   };
+  let all: Set<string> | undefined;
   for (const path of changed) {
     const a = before.get(path);
     const b = after.get(path);
@@ -173,9 +210,12 @@ export function affectedFiles(
   for (let grew = names.size > 0, rounds = 0; grew && rounds < 8; rounds++) {
     grew = false;
     for (const facts of after.values()) {
+      if (!mayMention(facts)) continue;
+      const { macros, hints } = flowOf(facts);
       // A macro whose body calls a changed name changes for every user of the macro.
-      facts.defs.forEach((d, i) => {
-        if (!d.macro || names.has(d.name)) return;
+      for (const i of macros) {
+        const d = facts.defs[i];
+        if (names.has(d.name)) continue;
         if (
           facts.calls.some((c) =>
             c.from === i && (names.has(c.name) || names.has(c.receiver ?? ""))
@@ -184,11 +224,10 @@ export function affectedFiles(
           names.add(d.name);
           grew = true;
         }
-      });
-      for (const h of facts.hints) {
-        const parts = `${h.type} ${h.expr ?? ""}`.split(/[^\p{L}\p{N}_$@!?]+/u);
-        if (!parts.some((p) => names.has(p))) continue;
-        for (const v of h.variable.split(".")) {
+      }
+      for (const h of hints) {
+        if (!h.parts.some((p) => names.has(p))) continue;
+        for (const v of h.variables) {
           if (!names.has(v)) {
             names.add(v);
             grew = true;
@@ -201,7 +240,7 @@ export function affectedFiles(
   for (const [path, facts] of after) {
     if (affected.has(path)) continue;
     if (touched(path).some((t) => changed.has(t))) affected.add(path);
-    else if (names.size) {
+    else if (names.size && mayMention(facts)) {
       const m = mentions(facts);
       for (const n of names) {
         if (m.has(n)) {

@@ -3,43 +3,34 @@
  *
  * - Full: builds into a staging graph and renames it over the live one, so readers never see a
  *   half-built graph and a crash leaves the previous graph in place.
- * - Incremental (default once a graph exists): hashes every file, re-analyzes only what changed,
- *   re-resolves the whole repository in memory from cached facts, and rewrites exactly the edges
- *   whose resolution changed, so the result equals a full index of the same tree.
+ * - Incremental (default once a graph exists): hashes every file whose stat changed, re-analyzes
+ *   only what changed, re-resolves the files an edit can affect (affected.ts) over the
+ *   repository's structure (built from cached facts, or kept and patched by a long-lived process:
+ *   resolve/structure.ts, state.ts), and rewrites exactly the edges whose resolution changed, so
+ *   the result equals a full index of the same tree (runs.ts).
  * - The hash map and facts cache are written only after the graph; a run interrupted mid-way leaves
  *   a marker that makes the next run full.
  */
-import { createHash } from "node:crypto";
 import type { Db } from "../db/client.ts";
-import * as Q from "../db/cypher.ts";
-import * as R from "../db/queries.ts";
-import { languageByName } from "../lang/registry.ts";
 import { log } from "../log.ts";
 import { bindProject } from "../project/catalog.ts";
 import { evictBeyondCap, maxGraphsFromEnv } from "../project/retention.ts";
 import type { ProjectRef } from "../project/identity.ts";
-import { VERSION } from "../version.ts";
-import type { FileFacts } from "../graph/facts.ts";
-import { affectedFiles } from "./affected.ts";
+import { graphCounts, statDigestOf, storedCounts, writeInfo } from "./graph_info.ts";
+import { keepWalk, updateWalk } from "./kept_walk.ts";
 import { withLock } from "./lock.ts";
+import { readManifests } from "./manifests.ts";
 import { runPostIndexSteps } from "./post_index.ts";
-import { type Seed, startSeed } from "./seed.ts";
-import { type Edge, fileNode } from "../graph/model.ts";
-import {
-  analyzeParallel,
-  prestartWorkers,
-  releaseWorkers,
-  warmLanguages,
-  workersAhead,
-} from "./pool.ts";
-import { isFinal, type Resolution, resolveAll, resolveSteps } from "./resolve/mod.ts";
-import { type Manifests, readManifests } from "./manifests.ts";
-import { providedPackages, writePackages } from "./packages.ts";
+import { full, incremental } from "./runs.ts";
 import { readCandidates, type ReadFile } from "./scan.ts";
+import { type Seed, startSeed } from "./seed.ts";
+import { loadFacts, loadPrevious, type PreviousState, priorState, residents } from "./state.ts";
 import { nextStatCache, statLookup } from "./stat_cache.ts";
 import { type Skipped, walkRepository } from "./walk.ts";
-import { GraphWriter } from "./writer.ts";
-import { EdgeStream, StagingStream } from "./staging.ts";
+import { prestartWorkers, releaseWorkers, warmLanguages, workersAhead } from "./pool.ts";
+
+export { dropResident, isListed, warmResident } from "./state.ts";
+export { statDigestOf } from "./graph_info.ts";
 
 export type IndexMode = "full" | "incremental";
 
@@ -49,16 +40,6 @@ class SeedFailed extends Error {
     super(cause instanceof Error ? cause.message : String(cause));
   }
 }
-
-/**
- * What a graph holds beyond what earlier versions wrote (2: File.uses and Package nodes, for
- * cross-project answers): a graph written before is indexed in full once, since an incremental
- * run rewrites only the files that changed.
- */
-const GRAPH_SCHEMA = "2";
-
-/** Files per slice when the facts and edge caches are written. */
-const CACHE_SLICE = 500;
 
 export interface Progress {
   phase: "scan" | "parse" | "resolve" | "write" | "done";
@@ -81,6 +62,12 @@ export interface IndexOptions {
    * server): an edit then reloads nothing from the database.
    */
   resident?: boolean;
+  /**
+   * With `resident`: the paths (relative) file events say changed since the last run. Only those
+   * are stat-ed again when nothing else can have changed (see kept_walk.ts); else the tree is
+   * walked in full.
+   */
+  changed?: string[];
 }
 
 /** How long a new branch waits for its base graph's indexer before indexing in full. */
@@ -161,13 +148,19 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
     ? startSeed(db, ref, { waitMs: SEED_WAIT_MS, warnings })
     : undefined;
   seeding?.catch(() => {}); // awaited below; a scan that throws first must not leave it unhandled
-  const walk = await walkRepository(ref.root);
+  // A watched edit: the walk kept from the last run, updated with the paths the events named.
+  const kept = opts.resident && opts.changed?.length ? residents.get(ref.keys.graph) : undefined;
+  const targeted = kept?.walk && updateWalk(ref.root, kept.walk, opts.changed!);
+  let walk = targeted ? targeted.walk : await walkRepository(ref.root);
   // Every file will (or, from a copied graph, may) be parsed: the workers start now and load the
   // languages found while the files are read (`index --full` started one already).
   if (opts.full || seeding) prestartWorkers(workersAhead(walk.files.length));
   warmLanguages(languageCounts(walk.files));
-  const skipped = walk.skipped;
-  const manifests = await readManifests(ref.root, walk.manifests);
+  let manifests = targeted
+    ? targeted.kept.manifests
+    : await readManifests(ref.root, walk.manifests);
+  let keptWalk = targeted ? targeted.kept : keepWalk(walk, manifests);
+  if (targeted) log.debug(`index: walk kept, ${opts.changed!.length} path(s) stat-ed again`);
   const timings: Record<string, number> = {};
   let lap = started;
   const mark = (phase: string) => {
@@ -180,6 +173,13 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
   const seed: Seed | undefined = await seeding;
   if (seeding) mark("copy");
   let prior = await priorState(db, ref, opts, warnings, seed !== undefined);
+  if (targeted && prior?.resident !== kept) {
+    // What was kept no longer describes the graph: the tree is walked after all.
+    walk = await walkRepository(ref.root);
+    manifests = await readManifests(ref.root, walk.manifests);
+    keptWalk = keepWalk(walk, manifests);
+  }
+  const skipped = walk.skipped;
   mark("load");
   // The graph must be whole before anything is written to it.
   const graphReady = seed
@@ -202,7 +202,9 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
     noop = !seed && prior.manifestDigest === manifests.digest &&
       !changesOf(current, prior.hashes).any;
     if (!noop) {
-      previous = prior.resident ?? await loadPrevious(db, ref, prior, warnings);
+      // A one-shot run keeps the facts' JSON while it runs (see factsText); a long-lived one not.
+      previous = prior.resident ??
+        await loadPrevious(db, ref, prior, warnings, !opts.resident);
       mark("load");
       if (!previous) {
         // A full run reads every file: those the stat cache vouched for are read now.
@@ -253,6 +255,7 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
       root: ref.root,
       facts: facts ? facts.values() : () => loadFacts(db, ref, prior!.hashes),
       codeUnchanged: true,
+      paths: walk.listed,
     });
     state = prior.resident ??
       {
@@ -272,6 +275,7 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
         mark,
         graphReady,
         manifests,
+        walk.listed,
       );
     } catch (err) {
       // The graph could not be copied (nothing was written yet): a full index instead.
@@ -282,16 +286,15 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
       Object.assign(summary, { mode: "full", seededFrom: undefined });
       Object.assign(summary.files, { added: [], modified: [], deleted: [], unchanged: 0 });
       Object.assign(summary.files, { parseErrors: 0, syntaxErrors: [] });
-      state = await full(db, ref, read, summary, progress, mark, manifests);
+      state = await full(db, ref, read, summary, progress, mark, manifests, walk.listed);
     }
-  } else state = await full(db, ref, read, summary, progress, mark, manifests);
+  } else state = await full(db, ref, read, summary, progress, mark, manifests, walk.listed);
 
   // The stat cache: files read (or vouched for) and settled, for the paths the graph holds.
   const stat = nextStatCache(read, (p) => state.hashes.has(p), prior?.stat ?? new Map(), readAt);
   if (stat.del.length) await db.command(["HDEL", ref.keys.stat, ...stat.del]);
   if (Object.keys(stat.set).length) await db.hashSet(ref.keys.stat, stat.set);
   state.stat = stat.entries;
-
   const counts = (noop ? await storedCounts(db, ref) : undefined) ??
     await graphCounts(db, ref.keys.graph);
   summary.symbols = counts.symbols;
@@ -307,7 +310,7 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
     generation,
   );
   if (opts.resident && state.facts) {
-    residents.set(ref.keys.graph, { ...state, generation });
+    residents.set(ref.keys.graph, { ...state, generation, walk: keptWalk });
   } else residents.delete(ref.keys.graph);
   mark("meta");
   summary.durationMs = Math.round(performance.now() - started);
@@ -323,513 +326,8 @@ function changesOf(current: Map<string, ReadFile>, hashes: Map<string, string>):
   return { any: false };
 }
 
-/** What a long-lived process keeps per graph between runs (opts.resident). */
-interface Resident extends PreviousState {
-  generation: string;
-}
-
-const residents = new Map<string, Resident>();
-
-/** Forgets what this process keeps of a graph (it was deleted or rebuilt elsewhere). */
-export function dropResident(graph: string): void {
-  residents.delete(graph);
-}
-
-/**
- * Loads a graph's stored state (hashes, facts, edge digests, stat cache) into memory for later
- * resident runs, so a long-lived server's first edit reloads nothing either. Under the index lock
- * (skipped when another indexer holds it: that run leaves its own state). True when kept.
- */
-export async function warmResident(db: Db, ref: ProjectRef): Promise<boolean> {
-  const kept = residents.get(ref.keys.graph);
-  const stored = await db.command<string | null>(["HGET", ref.keys.info, "generation"]);
-  if (!stored || kept?.generation === stored) return Boolean(stored);
-  try {
-    return await withLock(db, ref.keys.lock, `${ref.project}:${ref.branch}`, async () => {
-      const generation = await db.command<string | null>(["HGET", ref.keys.info, "generation"]);
-      if (!generation || await db.command<number>(["EXISTS", ref.keys.pending])) return false;
-      const hashes = new Map(Object.entries(await db.hashGetAll(ref.keys.files)));
-      const stat = new Map(Object.entries(await db.hashGetAll(ref.keys.stat)));
-      const manifestDigest = await db.command<string | null>([
-        "HGET",
-        ref.keys.info,
-        "manifest_digest",
-      ]) ?? undefined;
-      const previous = await loadPrevious(
-        db,
-        ref,
-        { hashes, stat, generation, manifestDigest },
-        [],
-      );
-      if (!previous) return false;
-      residents.set(ref.keys.graph, { ...previous, generation });
-      return true;
-    });
-  } catch {
-    return false; // another indexer holds the lock
-  }
-}
-
-/** The cheap part of the last run's state: hashes and stat cache (or all of it, when resident). */
-interface PriorState {
-  hashes: Map<string, string>;
-  stat: Map<string, string>;
-  generation?: string;
-  /** Digest of the project files the last run resolved with (see manifests.ts). */
-  manifestDigest?: string;
-  /** The whole state, kept in memory by this process and still current in the database. */
-  resident?: Resident;
-}
-
-/** The last run's hashes and stat cache, or undefined when this run must be full (and why). */
-async function priorState(
-  db: Db,
-  ref: ProjectRef,
-  opts: IndexOptions,
-  warnings: string[],
-  seeded: boolean,
-): Promise<PriorState | undefined> {
-  if (opts.full) return undefined;
-  // A seeded graph is still being copied: its state is already there.
-  const exists = seeded || (await db.graphExists(ref.keys.graph));
-  if (!exists) return undefined;
-  if (await db.command<number>(["EXISTS", ref.keys.pending])) {
-    warnings.push("the previous incremental run was interrupted; re-indexing in full");
-    return undefined;
-  }
-  const [storedGeneration, storedManifests, storedSchema] = await db.command<(string | null)[]>([
-    "HMGET",
-    ref.keys.info,
-    "generation",
-    "manifest_digest",
-    "schema",
-  ]);
-  if ((storedSchema ?? "1") !== GRAPH_SCHEMA) {
-    warnings.push("the graph was written by an earlier cgraph; re-indexing in full once");
-    return undefined;
-  }
-  const generation = storedGeneration ?? undefined;
-  const manifestDigest = storedManifests ?? undefined;
-  const kept = residents.get(ref.keys.graph);
-  if (opts.resident && kept && generation && kept.generation === generation) {
-    return { hashes: kept.hashes, stat: kept.stat, generation, manifestDigest, resident: kept };
-  }
-  const hashes = new Map(Object.entries(await db.hashGetAll(ref.keys.files)));
-  if (hashes.size === 0) {
-    warnings.push("no file hashes stored for this graph; re-indexing in full");
-    return undefined;
-  }
-  const stat = new Map(Object.entries(await db.hashGetAll(ref.keys.stat)));
-  return { hashes, stat, generation, manifestDigest };
-}
-
-/** The stored facts of every file of `hashes` (for the post-index steps of a no-op run). */
-async function loadFacts(
-  db: Db,
-  ref: ProjectRef,
-  hashes: Map<string, string>,
-): Promise<FileFacts[]> {
-  const raw = await db.hashGetAll(ref.keys.facts);
-  const out: FileFacts[] = [];
-  for (const path of hashes.keys()) {
-    try {
-      if (raw[path]) out.push(JSON.parse(raw[path]) as FileFacts);
-    } catch {
-      // a corrupt entry: the next run that changes code finds it and re-indexes in full
-    }
-  }
-  return out;
-}
-
-interface PreviousState {
-  hashes: Map<string, string>;
-  facts: Map<string, FileFacts>;
-  /** Per file: `digest\ttouched paths` of the edges it owns (see edgeCache). */
-  edgeDigests: Record<string, string>;
-  /** The stat cache (see stat_cache.ts). */
-  stat: Map<string, string>;
-  /** Digest of the project files the last run resolved with (see manifests.ts). */
-  manifestDigest: string | undefined;
-}
-
-/** The last run's facts and edge digests, or undefined when this run must be full (and why). */
-async function loadPrevious(
-  db: Db,
-  ref: ProjectRef,
-  prior: PriorState,
-  warnings: string[],
-): Promise<PreviousState | undefined> {
-  const { hashes, stat } = prior;
-  const rawFacts = await db.hashGetAll(ref.keys.facts);
-  const facts = new Map<string, FileFacts>();
-  for (const [path, hash] of hashes) {
-    const raw = rawFacts[path];
-    let parsed: FileFacts | undefined;
-    try {
-      parsed = raw ? JSON.parse(raw) as FileFacts : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    if (!parsed || parsed.hash !== hash || !Array.isArray(parsed.defs)) {
-      warnings.push(
-        "the stored hash map or facts cache is missing or corrupt; re-indexing in full",
-      );
-      return undefined;
-    }
-    facts.set(path, parsed);
-  }
-  const edgeDigests = await db.hashGetAll(ref.keys.edges);
-  if ([...hashes.keys()].some((p) => edgeDigests[p] === undefined)) {
-    warnings.push("the stored edge cache is missing or incomplete; re-indexing in full");
-    return undefined;
-  }
-  return { hashes, facts, edgeDigests, stat, manifestDigest: prior.manifestDigest };
-}
-
-async function full(
-  db: Db,
-  ref: ProjectRef,
-  read: ReadFile[],
-  summary: IndexSummary,
-  progress: (p: Progress) => void,
-  mark: (phase: string) => void,
-  manifests: Manifests,
-): Promise<PreviousState> {
-  const caches = [ref.keys.files, ref.keys.facts, ref.keys.edges, ref.keys.edgeLists];
-  const staged = caches.map((k) => `${k}~staging`);
-  // Files, symbols, hashes and facts are written while parsing goes on (see staging.ts).
-  const stream = new StagingStream(db, ref.keys.staging, staged[0], staged[1], staged);
-  const facts = await analyze(read, summary, progress, (f) => stream.add(f));
-  summary.files.added = facts.map((f) => f.path);
-  mark("parse");
-  progress({ phase: "resolve", done: 0, total: 1 });
-  // Calls and imports are written while the next files are resolved (the database works on the
-  // other core), once every node is: the staging stream finishes first.
-  const writer = new GraphWriter(db, ref.keys.staging);
-  const early = new EdgeStream(stream.finish(), (edges) => writer.edges(edges));
-  const steps = resolveSteps(facts, languageByName, manifests.texts);
-  let step = steps.next();
-  for (; !step.done; step = steps.next()) await early.add(step.value);
-  const resolution = step.value;
-  mark("resolve");
-
-  progress({ phase: "write", done: 0, total: 3 });
-  await early.finish();
-  progress({ phase: "write", done: 1, total: 3 });
-  await writer.edges([...resolution.edges.values()].flat().filter((e) => !isFinal(e)));
-  await writePackages(db, ref.keys.staging, providedPackages(facts, manifests.texts), true);
-  progress({ phase: "write", done: 2, total: 3 });
-  await runPostIndexSteps({
-    db,
-    graph: ref.keys.staging,
-    root: ref.root,
-    facts,
-    codeUnchanged: false,
-  });
-  // Edge lists are large (tens of MB on 10,000 files): serialised a slice at a time.
-  for (let i = 0; i < facts.length; i += CACHE_SLICE) {
-    const slice = facts.slice(i, i + CACHE_SLICE);
-    await db.hashSet(staged[3], edgeLists(resolution, slice.map((f) => f.path)));
-  }
-  const edgeDigests = edgeCache(resolution, facts.map((f) => f.path)).digests;
-  await db.hashSet(staged[2], edgeDigests);
-  // The swap: the graph first (readers see old or new, never half), then its hashes and facts.
-  await db.command(["RENAME", ref.keys.staging, ref.keys.graph]);
-  await db.command(["DEL", ...caches, ref.keys.stat, ref.keys.pending]);
-  if (facts.length) {
-    for (let i = 0; i < caches.length; i++) await db.command(["RENAME", staged[i], caches[i]]);
-  }
-  mark("write");
-  return {
-    hashes: new Map(facts.map((f) => [f.path, f.hash])),
-    facts: new Map(facts.map((f) => [f.path, f])),
-    edgeDigests,
-    stat: new Map(),
-    manifestDigest: manifests.digest,
-  };
-}
-
-async function incremental(
-  db: Db,
-  ref: ProjectRef,
-  current: Map<string, ReadFile>,
-  previous: PreviousState,
-  summary: IndexSummary,
-  progress: (p: Progress) => void,
-  mark: (phase: string) => void,
-  graphReady: () => Promise<void>,
-  manifests: Manifests,
-): Promise<PreviousState> {
-  // Project files changed (or the last run did not record them): every file is re-resolved.
-  const manifestsChanged = previous.manifestDigest !== manifests.digest;
-  const added: ReadFile[] = [];
-  const modified: ReadFile[] = [];
-  for (const [path, file] of current) {
-    const old = previous.hashes.get(path);
-    if (old === undefined) added.push(file);
-    else if (old !== file.hash) modified.push(file);
-  }
-  const deleted = [...previous.hashes.keys()].filter((p) => !current.has(p));
-  summary.files.unchanged = current.size - added.length - modified.length;
-  if (!added.length && !modified.length && !deleted.length && !manifestsChanged) {
-    await graphReady();
-    mark("copy");
-    await runPostIndexSteps({
-      db,
-      graph: ref.keys.graph,
-      root: ref.root,
-      facts: previous.facts.values(),
-      codeUnchanged: true,
-    });
-    return previous;
-  }
-
-  const fresh = await analyze([...added, ...modified], summary, progress);
-  mark("parse");
-  const freshPaths = new Set(fresh.map((f) => f.path));
-  summary.files.added = added.map((f) => f.candidate.path).filter((p) => freshPaths.has(p));
-  summary.files.modified = modified.map((f) => f.candidate.path);
-  summary.files.deleted = deleted;
-  // A modified file that no longer parses at all counts as deleted from the graph.
-  const gone = new Set([
-    ...deleted,
-    ...modified.map((f) => f.candidate.path).filter((p) => !freshPaths.has(p)),
-  ]);
-
-  const nextFacts = new Map(previous.facts);
-  for (const p of gone) nextFacts.delete(p);
-  for (const f of fresh) nextFacts.set(f.path, f);
-  progress({ phase: "resolve", done: 0, total: 1 });
-  // Only the files an edit can affect are re-resolved (see affected.ts); the rest keep their edges.
-  const touchedOf = (path: string) =>
-    (previous.edgeDigests[path]?.split("\t")[1] ?? "").split("\n").filter(Boolean);
-  const only = manifestsChanged ? undefined : affectedFiles(
-    previous.facts,
-    nextFacts,
-    new Set([...gone, ...freshPaths]),
-    touchedOf,
-  );
-  const after = resolveAll([...nextFacts.values()], languageByName, only, manifests.texts);
-
-  mark("resolve");
-  const changed = new Set([...gone, ...freshPaths]);
-  // An unchanged file's edges are rewritten when their resolution changed, or when any of them
-  // touched a changed file (those were removed with the changed file's nodes).
-  const candidates = [...after.resolved].filter((p) => nextFacts.has(p));
-  const cache = edgeCache(after, candidates);
-  log.debug(`incremental: re-resolved ${candidates.length} of ${nextFacts.size} file(s)`);
-  const rewire: string[] = [];
-  for (const path of candidates) {
-    if (changed.has(path)) continue;
-    const [oldDigest, touched = ""] = previous.edgeDigests[path].split("\t");
-    const [newDigest] = cache.digests[path].split("\t");
-    if (oldDigest !== newDigest || touched.split("\n").some((t) => changed.has(t))) {
-      rewire.push(path);
-    }
-  }
-  const oldLists = rewire.length
-    ? await db.command<(string | null)[]>(["HMGET", ref.keys.edgeLists, ...rewire])
-    : [];
-  const oldEdges = oldLists.flatMap((raw) => (raw ? JSON.parse(raw) as Edge[] : []));
-
-  await graphReady();
-  mark("copy");
-  progress({ phase: "write", done: 0, total: 4 });
-  const writer = new GraphWriter(db, ref.keys.graph);
-  await db.command(["SET", ref.keys.pending, new Date().toISOString()]);
-  await writer.deleteFiles([...changed]);
-  await writer.files(fresh.map(fileNode));
-  await writer.symbols(fresh.flatMap((f) => after.symbols.get(f.path) ?? []));
-  progress({ phase: "write", done: 1, total: 4 });
-  await writer.deleteEdges(oldEdges);
-  progress({ phase: "write", done: 2, total: 4 });
-  await writer.edges([...freshPaths, ...rewire].flatMap((p) => after.edges.get(p) ?? []));
-  const packages = providedPackages([...nextFacts.values()], manifests.texts);
-  await writePackages(db, ref.keys.graph, packages, false);
-  progress({ phase: "write", done: 3, total: 4 });
-  await runPostIndexSteps({
-    db,
-    graph: ref.keys.graph,
-    root: ref.root,
-    facts: nextFacts.values(),
-    codeUnchanged: false,
-  });
-
-  if (gone.size) {
-    for (const key of [ref.keys.files, ref.keys.facts, ref.keys.edges, ref.keys.edgeLists]) {
-      await db.command(["HDEL", key, ...gone]);
-    }
-  }
-  const touchedFiles = [...freshPaths, ...rewire];
-  await db.hashSet(ref.keys.edges, pick(cache.digests, touchedFiles));
-  await db.hashSet(ref.keys.edgeLists, edgeLists(after, touchedFiles));
-  await db.hashSet(ref.keys.files, Object.fromEntries(fresh.map((f) => [f.path, f.hash])));
-  await db.hashSet(
-    ref.keys.facts,
-    Object.fromEntries(fresh.map((f) => [f.path, JSON.stringify(f)])),
-  );
-  await db.command(["DEL", ref.keys.pending]);
-  mark("write");
-  if (rewire.length) log.debug(`incremental: rewired edges of ${rewire.length} unchanged file(s)`);
-  const hashes = new Map(previous.hashes);
-  const edgeDigests = { ...previous.edgeDigests };
-  for (const p of gone) {
-    hashes.delete(p);
-    delete edgeDigests[p];
-  }
-  for (const f of fresh) hashes.set(f.path, f.hash);
-  Object.assign(edgeDigests, pick(cache.digests, touchedFiles));
-  return {
-    hashes,
-    facts: nextFacts,
-    edgeDigests,
-    stat: previous.stat,
-    manifestDigest: manifests.digest,
-  };
-}
-
 function languageCounts(files: { language: { name: string } }[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const f of files) counts.set(f.language.name, (counts.get(f.language.name) ?? 0) + 1);
   return counts;
-}
-
-async function analyze(
-  files: ReadFile[],
-  summary: IndexSummary,
-  progress: (p: Progress) => void,
-  onFacts?: (facts: FileFacts) => void,
-): Promise<FileFacts[]> {
-  const facts = await analyzeParallel(
-    files,
-    summary.files.skipped,
-    (done) => progress({ phase: "parse", done, total: files.length }),
-    onFacts,
-  );
-  for (const f of facts) {
-    if (f.parseErrors <= 0) continue;
-    summary.files.parseErrors++;
-    const where = (f.errorLines ?? []).map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`));
-    summary.files.syntaxErrors.push(`${f.path}:${where.join(",")}`);
-  }
-  return facts;
-}
-
-function edgeKey(e: Edge): string {
-  return `${e.type}|${e.from}|${e.to}|${e.line ?? ""}|${e.count ?? ""}|${e.confidence ?? ""}`;
-}
-
-/**
- * Per file: a digest of the edges it owns plus the files they touch (`digest\tpath\npath`), and
- * the edges themselves as JSON. Comparing digests replaces resolving the old tree a second time.
- */
-function edgeCache(res: Resolution, paths: string[]): { digests: Record<string, string> } {
-  const fileOf = new Map<string, string>();
-  for (const [path, symbols] of res.symbols) {
-    fileOf.set(fileNode({ path } as FileFacts).id, path);
-    for (const s of symbols) fileOf.set(s.id, path);
-  }
-  const digests: Record<string, string> = {};
-  for (const path of paths) {
-    const edges = res.edges.get(path) ?? [];
-    const keys = edges.map(edgeKey).sort();
-    const touched = new Set<string>();
-    for (const e of edges) {
-      for (const id of [e.from, e.to]) {
-        const p = fileOf.get(id);
-        if (p && p !== path) touched.add(p);
-      }
-    }
-    const digest = createHash("sha1").update(keys.join("\n")).digest("hex");
-    digests[path] = `${digest}\t${[...touched].sort().join("\n")}`;
-  }
-  return { digests };
-}
-
-/** The edges each of these files owns, as JSON (only for files whose edges were written). */
-function edgeLists(res: Resolution, paths: string[]): Record<string, string> {
-  return Object.fromEntries(paths.map((p) => [p, JSON.stringify(res.edges.get(p) ?? [])]));
-}
-
-function pick(record: Record<string, string>, keys: string[]): Record<string, string> {
-  return Object.fromEntries(keys.filter((k) => k in record).map((k) => [k, record[k]]));
-}
-
-async function graphCounts(db: Db, graph: string) {
-  const files = Number(
-    (await db.query(graph, Q.COUNT_FILES, undefined, { readOnly: true }))[0]?.n ?? 0,
-  );
-  const symbols: Record<string, number> = {};
-  for (const r of await db.query(graph, Q.COUNT_SYMBOLS_BY_KIND, undefined, { readOnly: true })) {
-    symbols[String(r.kind)] = Number(r.n);
-  }
-  const edges: Record<string, number> = {};
-  // One count per relationship type: grouping every edge by type(e) scans them all.
-  for (const r of await db.query(graph, R.RELATIONSHIP_TYPES, undefined, { readOnly: true })) {
-    const type = String(r.type);
-    const rows = await db.query(graph, R.countEdgesOfType(type), undefined, { readOnly: true });
-    const n = Number(rows[0]?.n ?? 0);
-    if (n > 0) edges[type] = n;
-  }
-  return { files, symbols, edges };
-}
-
-/** Fingerprint of paths, sizes and mtimes: a cheap "has the tree changed since indexing?" check. */
-export function statDigestOf(files: { path: string; size: number; mtime: number }[]): string {
-  const h = createHash("sha256");
-  for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
-    h.update(`${f.path}\0${f.size}\0${f.mtime}\n`);
-  }
-  return h.digest("hex").slice(0, 32);
-}
-
-/** The counts the last run stored, when nothing changed since (a no-op run need not count). */
-async function storedCounts(
-  db: Db,
-  ref: ProjectRef,
-): Promise<Awaited<ReturnType<typeof graphCounts>> | undefined> {
-  const info = await db.hashGetAll(ref.keys.info);
-  try {
-    const files = Number(info.files);
-    if (!info.symbols_by_kind || !info.edges_by_type || !Number.isFinite(files)) return undefined;
-    return {
-      files,
-      symbols: JSON.parse(info.symbols_by_kind) as Record<string, number>,
-      edges: JSON.parse(info.edges_by_type) as Record<string, number>,
-    };
-  } catch {
-    return undefined;
-  }
-}
-
-async function writeInfo(
-  db: Db,
-  ref: ProjectRef,
-  s: IndexSummary,
-  files: number,
-  manifestDigest: string,
-  digest: string,
-  generation: string,
-) {
-  const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
-  await db.command(["DEL", ref.keys.info]);
-  await db.hashSet(ref.keys.info, {
-    root: ref.root,
-    branch: ref.branch,
-    project: ref.project,
-    commit: ref.commit ?? "",
-    indexed_at: new Date().toISOString(),
-    last_used: new Date().toISOString(),
-    version: VERSION,
-    mode: s.mode,
-    files: String(files),
-    symbols: String(sum(s.symbols)),
-    edges: String(sum(s.edges)),
-    symbols_by_kind: JSON.stringify(s.symbols),
-    edges_by_type: JSON.stringify(s.edges),
-    stat_digest: digest,
-    manifest_digest: manifestDigest,
-    generation,
-    schema: GRAPH_SCHEMA,
-  });
 }

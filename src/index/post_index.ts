@@ -20,6 +20,8 @@ export interface PostIndexContext {
   facts: FactsSource;
   /** No code file changed in this run. */
   codeUnchanged: boolean;
+  /** Every path the run's walk listed (ignored ones left out), when known: spares listing again. */
+  paths?: readonly string[];
 }
 
 export type FactsSource = Iterable<FileFacts> | (() => Promise<Iterable<FileFacts>>);

@@ -71,6 +71,8 @@ export interface WalkResult {
   unsupported: number;
   /** Project files languages read for import resolution (registry isManifestName). */
   manifests: string[];
+  /** Every path listed (supported or not, ignored folders left out), in path order. */
+  listed: string[];
 }
 
 export function ignoreList(): Set<string> {
@@ -107,7 +109,13 @@ export async function walkRepository(root: string): Promise<WalkResult> {
     const beside = sources.get(path.slice(0, path.lastIndexOf("/") + 1));
     return beside ? beside.cpp : cppProject;
   };
-  const result: WalkResult = { files: [], skipped: [], unsupported: 0, manifests: [] };
+  const result: WalkResult = {
+    files: [],
+    skipped: [],
+    unsupported: 0,
+    manifests: [],
+    listed: paths,
+  };
   const realRoot = await Deno.realPath(root);
   for (const path of paths) {
     const language = languageOf(path, cppHeader(path));

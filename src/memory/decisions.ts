@@ -66,10 +66,15 @@ export interface DecisionDoc {
 }
 
 /** The decision records of a repository, read (unreadable and oversized files are skipped). */
-export async function readDecisionDocs(root: string): Promise<DecisionDoc[]> {
+export async function readDecisionDocs(
+  root: string,
+  known?: readonly string[],
+): Promise<DecisionDoc[]> {
   const ignores = ignoreList();
   const dirs = decisionDirs();
-  const listed = (await gitMarkdown(root)) ?? (await walkMarkdown(root, ignores));
+  // The index run's own listing, when given, holds the Markdown files `git ls-files` would.
+  const listed = known?.filter((p) => /\.(md|markdown|MD)$/.test(p)) ??
+    (await gitMarkdown(root)) ?? (await walkMarkdown(root, ignores));
   const paths = listed
     .filter((p) => !p.split("/").some((seg) => ignores.has(seg)))
     .filter((p) => isDecisionPath(p, dirs))
@@ -398,9 +403,9 @@ export async function syncDecisions(
   graph: string,
   root: string,
   facts: FactsSource,
-  opts: { codeUnchanged?: boolean } = {},
+  opts: { codeUnchanged?: boolean; paths?: readonly string[] } = {},
 ): Promise<DecisionSync> {
-  const docs = await readDecisionDocs(root);
+  const docs = await readDecisionDocs(root, opts.paths);
   const ro = { readOnly: true };
   const have = new Map(
     (await db.query(graph, Q.CURRENT_DECISIONS, {}, ro)).map((r) => [String(r.id), String(r.hash)]),

@@ -320,7 +320,12 @@ export class Session {
   /** Indexes a project; concurrent calls for one graph share one run. */
   async index(
     ref: ProjectRef,
-    opts: { full?: boolean; onProgress?: (p: Progress) => void; resident?: boolean } = {},
+    opts: {
+      full?: boolean;
+      onProgress?: (p: Progress) => void;
+      resident?: boolean;
+      changed?: string[];
+    } = {},
   ): Promise<IndexSummary> {
     const running = this.#indexing.get(ref.keys.graph);
     if (running) return await running;
@@ -331,6 +336,7 @@ export class Session {
         full: opts.full,
         onProgress: opts.onProgress,
         resident: opts.resident ?? this.opts.resident,
+        changed: opts.changed,
         waitMs: SERVER_LOCK_WAIT_MS,
         onLock: (message) => log.info(message),
       })

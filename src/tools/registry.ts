@@ -40,5 +40,9 @@ export const HINTS: ((target: Target, nodes: NodeRef[]) => Promise<string | unde
  */
 registerPostIndexStep(
   "decisions",
-  (c) => syncDecisions(c.db, c.graph, c.root, c.facts, { codeUnchanged: c.codeUnchanged }),
+  (c) =>
+    syncDecisions(c.db, c.graph, c.root, c.facts, {
+      codeUnchanged: c.codeUnchanged,
+      paths: c.paths,
+    }),
 );

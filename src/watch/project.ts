@@ -8,7 +8,7 @@
  */
 import { isAbsolute, join, relative, sep } from "node:path";
 import { describeError } from "../errors.ts";
-import { dropResident, type IndexSummary } from "../index/indexer.ts";
+import { dropResident, type IndexSummary, isListed } from "../index/indexer.ts";
 import { gitIgnored, ignoreList, isIgnoredPath } from "../index/walk.ts";
 import { log } from "../log.ts";
 import { type ProjectRef, resolveProject } from "../project/identity.ts";
@@ -255,16 +255,22 @@ export class ProjectWatcher {
         await this.#followHead();
       }
       const relevant = [...paths];
+      // The paths events named (those git would list): with nothing else to catch up with (a
+      // moved HEAD, a check), the indexer re-stats only these.
+      let named: string[] | undefined;
       if (!flags.size && relevant.length) {
         // Only files git would list count: an event batch wholly in ignored folders is dropped.
-        const ignored = await gitIgnored(this.root, relevant);
+        // Paths the last walk listed are not ignored (a changed .gitignore walks in full).
+        const unknown = relevant.filter((p) => !isListed(this.ref.keys.graph, p));
+        const ignored = await gitIgnored(this.root, unknown);
         if (relevant.every((p) => ignored.has(p))) return;
+        named = relevant.filter((p) => !ignored.has(p));
       }
       if (!this.active) {
         this.active = this.#opts.create || await this.#graphExists();
         if (!this.active) return;
       }
-      const summary = await this.#session.index(this.ref, { resident: true });
+      const summary = await this.#session.index(this.ref, { resident: true, changed: named });
       this.#lastError = "";
       // After a no-op catch-up nothing is in memory yet: it is loaded in the background (under
       // the index lock; calls need not wait for it), so the first edit reloads nothing.

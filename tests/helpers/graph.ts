@@ -70,10 +70,10 @@ export async function indexAs(
   db: Db,
   path: string,
   project: string,
-  opts: { full?: boolean; branch?: string } = {},
+  opts: { full?: boolean; branch?: string; resident?: boolean } = {},
 ): Promise<IndexSummary> {
   const ref = await resolveProject(path, { project, branch: opts.branch ?? "test" });
-  return await indexProject(db, ref, { full: opts.full });
+  return await indexProject(db, ref, { full: opts.full, resident: opts.resident });
 }
 
 export function uniqueName(prefix: string): string {

@@ -1,4 +1,4 @@
-import { type Edge, fileId, type SymbolNode } from "../../graph/model.ts";
+import { type Edge, fileId, type SymbolNode, symbolNodes } from "../../graph/model.ts";
 import {
   type CallShape,
   CONF_SCOPE,
@@ -20,6 +20,8 @@ import {
   sameSymbol,
 } from "./refs.ts";
 import { isSuperCall } from "./text.ts";
+import { bareNameCalls } from "./structure.ts";
+import type { FileFacts } from "../../graph/facts.ts";
 import { fitsArity, OverloadChoice } from "./overload_choice.ts";
 import { chooseOverload } from "./overloads.ts";
 
@@ -39,13 +41,27 @@ export class Resolver extends OverloadChoice {
    * can store them while the next files are resolved.
    */
   *steps(only?: Set<string>): Generator<Edge[], Resolution> {
-    // Owners and bases first: method lookups through self/this depend on them.
-    for (const scope of this.scopes.values()) this.attachOwners(scope);
+    // Owners and bases first: method lookups through self/this depend on them. A file no edit
+    // affects attaches what it attached last run (its lookups read only names, which did not
+    // change for it), unless some lookup read what was being attached (order matters then).
+    const kept = only && this.structure.owners?.replayable
+      ? this.structure.owners.byPath
+      : undefined;
+    const owners = new Map<string, { facts: FileFacts; attached: [number, string][] }>();
+    this.progressRead = false;
+    for (const scope of this.scopes.values()) {
+      const path = scope.facts.path;
+      const last = kept?.get(path);
+      if (
+        last && last.facts === scope.facts && !only!.has(path) &&
+        this.replayOwners(scope, last.attached)
+      ) {
+        owners.set(path, last);
+      } else owners.set(path, { facts: scope.facts, attached: this.attachOwners(scope) });
+    }
+    this.structure.owners = { byPath: owners, replayable: !this.progressRead };
     const edges = new Map<string, Edge[]>();
     for (const scope of this.scopes.values()) edges.set(scope.facts.path, this.inheritEdges(scope));
-    for (const scope of this.scopes.values()) {
-      edges.get(scope.facts.path)!.push(...this.definesEdges(scope));
-    }
     this.structureKnown = true;
     this.bindArguments();
     this.typeCache.clear(); // typed before parameters knew their values
@@ -53,6 +69,8 @@ export class Resolver extends OverloadChoice {
 
     const resolved = only ? new Set(only) : new Set(this.scopes.keys());
     if (only) {
+      // Only inheritance can be stated by two files: a DEFINES edge ends at a definition of the
+      // file that states it (node ids include the path).
       const owners = new Map<string, string[]>();
       for (const [path, list] of edges) {
         for (const e of list) {
@@ -68,9 +86,10 @@ export class Resolver extends OverloadChoice {
         }
       }
     }
+    // DEFINES edges (from owners and bases known above) only where the edges are wanted.
     for (const scope of this.scopes.values()) {
       if (!resolved.has(scope.facts.path)) continue;
-      const own = [...this.imports(scope), ...this.callEdges(scope)];
+      const own = [...this.definesEdges(scope), ...this.imports(scope), ...this.callEdges(scope)];
       edges.get(scope.facts.path)!.push(...own);
       yield own.filter(isFinal);
     }
@@ -91,12 +110,10 @@ export class Resolver extends OverloadChoice {
     }
     const symbols = new Map<string, SymbolNode[]>();
     for (const scope of this.scopes.values()) {
-      symbols.set(
-        scope.facts.path,
-        scope.refs.map((r) => r.node),
-      );
+      symbols.set(scope.facts.path, symbolNodes(scope.facts));
     }
-    return { symbols, edges, resolved, failures: this.failures };
+    const pathOf = (id: string) => this.structure.pathOf(id);
+    return { symbols, edges, resolved, pathOf, failures: this.failures };
   }
 
   // ---- calls ----------------------------------------------------------------------------------
@@ -292,19 +309,19 @@ export class Resolver extends OverloadChoice {
   bindArguments(): void {
     if (![...this.scopes.values()].some((s) => s.spec.bareFunctionValues !== false)) return;
     // Only names some definition has can be functions passed by name.
-    const defined = new Set<string>();
-    for (const byName of this.globalNames.values()) {
-      for (const name of byName.keys()) defined.add(name);
-    }
-    for (const byName of this.methodNames.values()) {
-      for (const name of byName.keys()) defined.add(name);
+    const names = [...this.globalNames.values(), ...this.methodNames.values()];
+    const defined = { has: (name: string) => names.some((byName) => byName.has(name)) };
+    // Only files passing such a name have calls to read (in path order, as every file would be).
+    const passing = new Set<string>();
+    for (const [name, files] of this.structure.bareArgs) {
+      if (defined.has(name)) files.forEach((p) => passing.add(p));
     }
     for (const scope of this.scopes.values()) {
       // Where a function is passed by its bare name (not Java's this::m or Kotlin's ::m).
-      if (scope.spec.bareFunctionValues === false) continue;
-      for (const call of scope.facts.calls) {
-        const argTypes = call.argTypes;
-        if (!argTypes?.some((a) => /^=[\w$]+$/.test(a) && defined.has(a.slice(1)))) continue;
+      if (scope.spec.bareFunctionValues === false || !passing.has(scope.facts.path)) continue;
+      for (const call of bareNameCalls(scope.facts)) {
+        const argTypes = call.argTypes!;
+        if (!argTypes.some((a) => /^=[\w$]+$/.test(a) && defined.has(a.slice(1)))) continue;
         this.line = call.line;
         this.lineFile = scope.facts.path;
         // The arguments that are functions first: most bare names passed are plain values, and

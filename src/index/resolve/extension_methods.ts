@@ -1,5 +1,5 @@
 import type { CallShape, DefRef, FileScope, TypeOf } from "./model.ts";
-import { isType, packageOf, push } from "./refs.ts";
+import { isType, packageOf } from "./refs.ts";
 import { Extensions } from "./extensions.ts";
 
 /**
@@ -15,7 +15,6 @@ export abstract class ExtensionMethods extends Extensions {
   abstract applicable(scope: FileScope, from: number, r: DefRef, call: CallShape): boolean;
 
   /** Extensions by family, by name (built on first use). */
-  extensionIndex?: Map<string, Map<string, DefRef[]>>;
 
   /** Chooses among overloads by arguments (the calls layer). */
   abstract byArgumentTypes(
@@ -28,17 +27,7 @@ export abstract class ExtensionMethods extends Extensions {
 
   /** Extensions named `name` in the repository (any visibility). */
   extensionsNamed(scope: FileScope, name: string): DefRef[] {
-    if (!this.extensionIndex) {
-      this.extensionIndex = new Map();
-      for (const s of this.scopes.values()) {
-        for (const r of s.refs) {
-          if (r.def.receiverType) {
-            push(this.extensionIndex, this.family(s.facts.language), r.def.name, r);
-          }
-        }
-      }
-    }
-    return this.extensionIndex.get(this.family(scope.facts.language))?.get(name) ?? [];
+    return this.structure.extensions.get(this.family(scope.facts.language))?.get(name) ?? [];
   }
 
   /**
@@ -129,6 +118,7 @@ export abstract class ExtensionMethods extends Extensions {
    * receiver a typealias, a nested or outside type): the nearest such enclosing extension's.
    */
   extensionReceiver(scope: FileScope, from: number): TypeOf | undefined {
+    this.progressRead = true;
     for (let at = from; at >= 0; at = scope.refs[at].def.parent) {
       const r = scope.refs[at];
       if (this.ownerType.has(r.node.id)) return undefined; // a member of its receiver type

@@ -27,6 +27,7 @@ export abstract class Extensions extends Types {
     call: CallShape,
     typed: TypeOf,
   ): Found | undefined {
+    this.progressRead = true;
     if (!this.blankets.length) return undefined;
     const { name, args } = call;
     const fits = (r: DefRef) => {
@@ -84,6 +85,7 @@ export abstract class Extensions extends Types {
    * dispatches through that trait's method, the one definition it certainly reaches.
    */
   traitDeclaration(refs: DefRef[], name: string): DefRef | undefined {
+    this.progressRead = true;
     const owners = distinct(refs.map((r) => this.ownerType.get(r.node.id)).filter((o) => !!o));
     if (owners.length !== 1 || refs.some((r) => !this.ownerType.has(r.node.id))) return undefined;
     const decls = distinct(

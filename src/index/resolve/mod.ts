@@ -15,10 +15,12 @@ import type { FileFacts } from "../../graph/facts.ts";
 import { Resolver } from "./calls.ts";
 import type { Resolution } from "./model.ts";
 import type { Edge } from "../../graph/model.ts";
+import { Structure } from "./structure.ts";
 
 export type { Resolution } from "./model.ts";
 export { isFinal } from "./calls.ts";
 export { chooseOverload } from "./overloads.ts";
+export { Structure } from "./structure.ts";
 
 /**
  * Resolves every file, or with `only` just those files' calls and imports (the structure of every
@@ -31,17 +33,21 @@ export function resolveAll(
   only?: Set<string>,
   manifests?: ReadonlyMap<string, string>,
 ): Resolution {
-  return new Resolver(allFacts, specOf, manifests).run(only);
+  return new Resolver(Structure.build(allFacts, specOf, manifests)).run(only);
 }
 
 /**
- * `resolveAll` of every file, step by step: each step yields one file's CALLS and IMPORTS edges,
+ * Resolves over a structure already built (and maybe patched: structure.ts), every file or with
+ * `only` just those (as resolveAll).
+ */
+export function resolveWith(structure: Structure, only?: Set<string>): Resolution {
+  return new Resolver(structure).run(only);
+}
+
+/**
+ * `resolveWith` of every file, step by step: each step yields one file's CALLS and IMPORTS edges,
  * final as soon as they come (see `Resolver.steps`); the generator returns the whole resolution.
  */
-export function resolveSteps(
-  allFacts: FileFacts[],
-  specOf: (language: string) => LanguageSpec | undefined,
-  manifests?: ReadonlyMap<string, string>,
-): Generator<Edge[], Resolution> {
-  return new Resolver(allFacts, specOf, manifests).steps();
+export function resolveSteps(structure: Structure): Generator<Edge[], Resolution> {
+  return new Resolver(structure).steps();
 }

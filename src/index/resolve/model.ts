@@ -81,6 +81,8 @@ export interface Resolution {
   edges: Map<string, Edge[]>;
   /** Files whose edges are complete here (all of them unless `only` was given). */
   resolved: Set<string>;
+  /** The file a node id (a file's or a definition's) belongs to. */
+  pathOf: (id: string) => string | undefined;
   /** Calls whose resolution threw (a bug, reported rather than fatal): `path:line name: error`. */
   failures: string[];
 }

@@ -1,8 +1,8 @@
 import type { LanguageSpec, RepoFiles } from "../../lang/spec.ts";
 import { dirOf } from "../../lang/paths.ts";
-import type { FileFacts, TypeHint } from "../../graph/facts.ts";
+import type { TypeHint } from "../../graph/facts.ts";
 import { TYPE_KINDS } from "../../graph/facts.ts";
-import { type Edge, fileId, symbolNodes } from "../../graph/model.ts";
+import { type Edge, fileId } from "../../graph/model.ts";
 import {
   type Binding,
   type CallShape,
@@ -14,17 +14,9 @@ import {
   type Found,
   MAX_DEPTH,
 } from "./model.ts";
-import {
-  atLevel,
-  distinct,
-  isType,
-  nearest,
-  packageOf,
-  push,
-  repoFiles,
-  sameSymbol,
-} from "./refs.ts";
+import { atLevel, distinct, isType, nearest, packageOf, push, sameSymbol } from "./refs.ts";
 import { lastDot, splitArgs } from "./text.ts";
+import { openKey, piecesOf, type Structure } from "./structure.ts";
 
 /**
  * Names seen from a place: the structure of every file (owners, bases, nesting), imports and
@@ -32,22 +24,29 @@ import { lastDot, splitArgs } from "./text.ts";
  */
 export abstract class Scopes {
   readonly scopes = new Map<string, FileScope>();
-  readonly repo: RepoFiles;
+  /** The repository's structure (kept and patched by a long-lived process; see structure.ts). */
+  readonly structure: Structure;
+  readonly specOf: (language: string) => LanguageSpec | undefined;
   /** Top-level (or namespace-level) definitions and all types, by family, by name. */
-  readonly globalNames = new Map<string, Map<string, DefRef[]>>();
-  readonly methodNames = new Map<string, Map<string, DefRef[]>>();
-  /** Members of a type, including methods attached by owner (Go receivers, Rust impls). */
-  readonly members = new Map<string, Map<string, DefRef[]>>();
+  readonly globalNames: Map<string, Map<string, DefRef[]>>;
+  readonly methodNames: Map<string, Map<string, DefRef[]>>;
+  /**
+   * Members of a type, including methods attached by owner (Go receivers, Rust impls): those a
+   * type's body declares (the structure's) then those attached from outside (ownerMembers).
+   */
+  readonly members = { get: (id: string) => this.membersOf(id) };
+  /** Members attached to a type from outside its body, this run (attachOwners). */
+  readonly ownerMembers = new Map<string, Map<string, DefRef[]>>();
+  readonly mergedMembers = new Map<string, Map<string, DefRef[]>>();
   readonly ownerType = new Map<string, DefRef>();
   readonly bases = new Map<string, DefRef[]>();
-  readonly byId = new Map<string, DefRef>();
-  readonly packages = new Map<string, Map<string, DefRef[]>>();
-  readonly modulesByName = new Map<string, DefRef[]>();
+  readonly byId: Map<string, DefRef>;
+  readonly modulesByName: Map<string, DefRef[]>;
   readonly failures: string[] = [];
   /** exported() answers by file, name and alias. */
   readonly exportCache = new Map<string, DefRef[]>();
-  /** The parts of open types by family and qualified name (filled as files are read). */
-  readonly openParts = new Map<string, DefRef[]>();
+  /** The parts of open types by family and qualified name. */
+  readonly openParts: Map<string, DefRef[]>;
   /** typeOfExpr answers by file, place, expression (and line in the call's own file). */
   readonly typeCache = new Map<string, { type?: DefRef; known?: boolean; name?: string }>();
   /** Set when a hint was chosen by the call's line (its answer must not be memoised). */
@@ -70,62 +69,49 @@ export abstract class Scopes {
   /** Line of the call being resolved: picks among same-named definitions of one scope. */
   line = 0;
 
-  constructor(
-    facts: FileFacts[],
-    readonly specOf: (language: string) => LanguageSpec | undefined,
-    manifests?: ReadonlyMap<string, string>,
-  ) {
-    const sorted = [...facts].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    for (const f of sorted) {
-      const spec = specOf(f.language);
+  constructor(structure: Structure) {
+    this.structure = structure;
+    this.specOf = structure.specOf;
+    this.globalNames = structure.globalNames;
+    this.methodNames = structure.methodNames;
+    this.byId = structure.byId;
+    this.modulesByName = structure.modulesByName;
+    this.openParts = structure.openParts;
+    for (const f of structure.files.values()) {
+      const spec = this.specOf(f.language);
       if (!spec) continue;
-      const nodes = symbolNodes(f);
-      const refs = f.defs.map((def, index) => ({ file: f, index, def, node: nodes[index] }));
-      const children = new Map<number, Map<string, DefRef[]>>();
-      const exports = new Map<string, DefRef[]>();
-      for (const r of refs) {
-        // Methods attached to a type from outside it (Go receivers, Rust impls, C++ out-of-line
-        // members) are reached through their type, never as bare names.
-        if (r.def.owner || r.def.expansion) continue;
-        push(children, r.def.parent, r.def.name, r);
-        const parentKind = r.def.parent >= 0 ? f.defs[r.def.parent].kind : undefined;
-        if (parentKind === undefined || parentKind === "Module") {
-          const list = exports.get(r.def.name);
-          if (list) list.push(r);
-          else exports.set(r.def.name, [r]);
-        }
-      }
+      const { refs, children, exports } = piecesOf(f);
       this.scopes.set(f.path, { facts: f, spec, refs, children, exports });
-      for (const r of refs) {
-        this.byId.set(r.node.id, r);
-        if (spec.openTypes && TYPE_KINDS.has(r.def.kind)) {
-          const key = openKey(this.family(f.language), r);
-          const parts = this.openParts.get(key);
-          if (parts) parts.push(r);
-          else this.openParts.set(key, [r]);
-        }
-        const fam = this.family(f.language);
-        const parent = r.def.parent >= 0 ? f.defs[r.def.parent] : undefined;
-        if (r.def.expansion) continue;
-        if (TYPE_KINDS.has(r.def.kind) || !parent || parent.kind === "Module") {
-          if (!(r.def.owner && r.def.kind === "Method")) push(this.globalNames, fam, r.def.name, r);
-        }
-        if (r.def.kind === "Method") push(this.methodNames, fam, r.def.name, r);
-        if (r.def.kind === "Module") {
-          const same = this.modulesByName.get(r.node.qualified_name);
-          if (same) same.push(r);
-          else this.modulesByName.set(r.node.qualified_name, [r]);
-        }
-        if (parent && TYPE_KINDS.has(parent.kind)) {
-          push(this.members, refs[r.def.parent].node.id, r.def.name, r);
-        }
-      }
     }
-    this.repo = repoFiles(sorted, manifests);
+  }
+
+  get repo(): RepoFiles {
+    return this.structure.repo;
+  }
+
+  /** A type's members by name: declared in its body, then attached from outside. */
+  membersOf(id: string): Map<string, DefRef[]> | undefined {
+    this.progressRead = true;
+    const own = this.structure.members.get(id);
+    const attached = this.ownerMembers.get(id);
+    if (!attached) return own;
+    if (!own) return attached;
+    let merged = this.mergedMembers.get(id);
+    if (!merged) {
+      merged = new Map(own);
+      for (const [name, list] of attached) merged.set(name, [...(own.get(name) ?? []), ...list]);
+      this.mergedMembers.set(id, merged);
+    }
+    return merged;
   }
 
   // ---- structure ------------------------------------------------------------------------------
-  attachOwners(scope: FileScope): void {
+  /**
+   * Attaches a file's out-of-line members to their types (looked up by name); returns what it
+   * attached, by definition index and type id, for replayOwners.
+   */
+  attachOwners(scope: FileScope): [number, string][] {
+    const out: [number, string][] = [];
     for (const r of scope.refs) {
       if (!r.def.owner) continue;
       const parent = r.def.parent >= 0 ? scope.refs[r.def.parent] : undefined;
@@ -136,15 +122,39 @@ export abstract class Scopes {
         : isType;
       const types = this.lookup(scope, r.def.parent, r.def.owner, accept, false).refs;
       if (types.length === 1 && types[0].node.id !== r.node.id) {
-        this.ownerType.set(r.node.id, types[0]);
-        // An extension (Kotlin `fun Foo.m()`) is no member: calls reach it where it is visible,
-        // ranked against the other extensions of that name (resolve/extensions.ts).
-        if (r.def.receiverType && !r.def.receiverParam) continue;
-        push(this.members, types[0].node.id, r.def.name, r);
-        if (!isType(types[0])) this.constructorFunctions.add(types[0].node.id);
+        this.attachOwner(r, types[0]);
+        out.push([r.index, types[0].node.id]);
       }
     }
+    return out;
   }
+
+  /**
+   * What attachOwners found for this file last run, attached again without looking anything up;
+   * false (nothing attached) when a type it named is gone.
+   */
+  replayOwners(scope: FileScope, attached: [number, string][]): boolean {
+    const types = attached.map(([, id]) => this.byId.get(id));
+    if (types.some((t) => !t)) return false;
+    attached.forEach(([index], i) => this.attachOwner(scope.refs[index], types[i]!));
+    return true;
+  }
+
+  private attachOwner(r: DefRef, type: DefRef): void {
+    this.ownerType.set(r.node.id, type);
+    // An extension (Kotlin `fun Foo.m()`) is no member: calls reach it where it is visible,
+    // ranked against the other extensions of that name (resolve/extensions.ts).
+    if (r.def.receiverType && !r.def.receiverParam) return;
+    push(this.ownerMembers, type.node.id, r.def.name, r);
+    this.mergedMembers.delete(type.node.id);
+    if (!isType(type)) this.constructorFunctions.add(type.node.id);
+  }
+
+  /**
+   * Set when a lookup read what attachOwners and inheritEdges fill as they go (owners, attached
+   * members, bases, blankets): such answers depend on the files before, and are not replayed.
+   */
+  progressRead = false;
 
   definesEdges(scope: FileScope): Edge[] {
     const out: Edge[] = [];
@@ -553,17 +563,18 @@ export abstract class Scopes {
     } else {
       return undefined; // "global" is the unique-name step, which refuses ambiguity
     }
-    let names = this.packages.get(key);
+    let names = this.structure.packages.get(key)?.names;
     if (!names) {
       names = new Map();
-      for (const p of files()) {
+      const paths = files();
+      for (const p of paths) {
         for (const [name, refs] of this.scopes.get(p)?.exports ?? []) {
           const list = names.get(name);
           if (list) list.push(...refs);
           else names.set(name, [...refs]);
         }
       }
-      this.packages.set(key, names);
+      this.structure.packages.set(key, { names, files: paths });
     }
     return names;
   }
@@ -633,6 +644,7 @@ export abstract class Scopes {
   }
 
   enclosingType(scope: FileScope, from: number): DefRef | undefined {
+    this.progressRead = true;
     for (let at = from; at >= 0; at = scope.refs[at].def.parent) {
       const r = scope.refs[at];
       const owner = this.ownerType.get(r.node.id);
@@ -716,6 +728,7 @@ export abstract class Scopes {
   }
 
   basesOf(type: DefRef): DefRef[] {
+    this.progressRead = true;
     const parts = this.partsOf(type);
     if (parts.length === 1) return this.bases.get(type.node.id) ?? [];
     return distinct(parts.flatMap((p) => this.bases.get(p.node.id) ?? []));
@@ -764,9 +777,4 @@ export abstract class Scopes {
     call: CallShape,
     depth: number,
   ): Found | undefined;
-}
-
-/** One open type's parts share family, qualified name and generic arity (`IRequest<T>` is not `IRequest`). */
-function openKey(family: string, r: DefRef): string {
-  return `${family}\0${r.node.qualified_name}\0${r.def.typeParams?.length ?? 0}`;
 }

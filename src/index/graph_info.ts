@@ -1,0 +1,135 @@
+/**
+ * What an index run records beside the graph: per file, a digest of the edges it owns and the
+ * files they touch, and the edges themselves (edge caches); the graph's counts and its info hash.
+ */
+import { createHash } from "node:crypto";
+import type { Db } from "../db/client.ts";
+import * as Q from "../db/cypher.ts";
+import * as R from "../db/queries.ts";
+import { SYMBOL_KINDS } from "../graph/facts.ts";
+import type { Edge } from "../graph/model.ts";
+import type { ProjectRef } from "../project/identity.ts";
+import { VERSION } from "../version.ts";
+import type { IndexSummary } from "./indexer.ts";
+import type { Resolution } from "./resolve/mod.ts";
+import { GRAPH_SCHEMA } from "./state.ts";
+
+function edgeKey(e: Edge): string {
+  return `${e.type}|${e.from}|${e.to}|${e.line ?? ""}|${e.count ?? ""}|${e.confidence ?? ""}`;
+}
+
+/**
+ * Per file: a digest of the edges it owns plus the files they touch (`digest\tpath\npath`), and
+ * the edges themselves as JSON. Comparing digests replaces resolving the old tree a second time.
+ */
+export function edgeCache(res: Resolution, paths: string[]): { digests: Record<string, string> } {
+  const digests: Record<string, string> = {};
+  for (const path of paths) {
+    const edges = res.edges.get(path) ?? [];
+    const keys = edges.map(edgeKey).sort();
+    const touched = new Set<string>();
+    for (const e of edges) {
+      for (const id of [e.from, e.to]) {
+        const p = res.pathOf(id);
+        if (p && p !== path) touched.add(p);
+      }
+    }
+    const digest = createHash("sha1").update(keys.join("\n")).digest("hex");
+    digests[path] = `${digest}\t${[...touched].sort().join("\n")}`;
+  }
+  return { digests };
+}
+
+/** The edges each of these files owns, as JSON (only for files whose edges were written). */
+export function edgeLists(res: Resolution, paths: string[]): Record<string, string> {
+  return Object.fromEntries(paths.map((p) => [p, JSON.stringify(res.edges.get(p) ?? [])]));
+}
+
+export function pick(record: Record<string, string>, keys: string[]): Record<string, string> {
+  return Object.fromEntries(keys.filter((k) => k in record).map((k) => [k, record[k]]));
+}
+
+export async function graphCounts(db: Db, graph: string) {
+  const ro = { readOnly: true };
+  const count = async (cypher: string) =>
+    Number((await db.query(graph, cypher, undefined, ro))[0]?.n ?? 0);
+  // One count per kind label and per relationship type, all sent at once: grouping every symbol
+  // by its kind, or every edge by type(e), reads them all.
+  const types = (await db.query(graph, R.RELATIONSHIP_TYPES, undefined, ro)).map((r) =>
+    String(r.type)
+  );
+  const [files, kinds, perType] = await Promise.all([
+    count(Q.COUNT_FILES),
+    Promise.all(SYMBOL_KINDS.map((k) => count(Q.countSymbolsOfKind(k)))),
+    Promise.all(types.map((t) => count(R.countEdgesOfType(t)))),
+  ]);
+  const symbols: Record<string, number> = {};
+  SYMBOL_KINDS.forEach((k, i) => {
+    if (kinds[i] > 0) symbols[k] = kinds[i];
+  });
+  const edges: Record<string, number> = {};
+  types.forEach((t, i) => {
+    if (perType[i] > 0) edges[t] = perType[i];
+  });
+  return { files, symbols, edges };
+}
+
+/** Fingerprint of paths, sizes and mtimes: a cheap "has the tree changed since indexing?" check. */
+export function statDigestOf(files: { path: string; size: number; mtime: number }[]): string {
+  const h = createHash("sha256");
+  for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
+    h.update(`${f.path}\0${f.size}\0${f.mtime}\n`);
+  }
+  return h.digest("hex").slice(0, 32);
+}
+
+/** The counts the last run stored, when nothing changed since (a no-op run need not count). */
+export async function storedCounts(
+  db: Db,
+  ref: ProjectRef,
+): Promise<Awaited<ReturnType<typeof graphCounts>> | undefined> {
+  const info = await db.hashGetAll(ref.keys.info);
+  try {
+    const files = Number(info.files);
+    if (!info.symbols_by_kind || !info.edges_by_type || !Number.isFinite(files)) return undefined;
+    return {
+      files,
+      symbols: JSON.parse(info.symbols_by_kind) as Record<string, number>,
+      edges: JSON.parse(info.edges_by_type) as Record<string, number>,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+export async function writeInfo(
+  db: Db,
+  ref: ProjectRef,
+  s: IndexSummary,
+  files: number,
+  manifestDigest: string,
+  digest: string,
+  generation: string,
+) {
+  const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
+  await db.command(["DEL", ref.keys.info]);
+  await db.hashSet(ref.keys.info, {
+    root: ref.root,
+    branch: ref.branch,
+    project: ref.project,
+    commit: ref.commit ?? "",
+    indexed_at: new Date().toISOString(),
+    last_used: new Date().toISOString(),
+    version: VERSION,
+    mode: s.mode,
+    files: String(files),
+    symbols: String(sum(s.symbols)),
+    edges: String(sum(s.edges)),
+    symbols_by_kind: JSON.stringify(s.symbols),
+    edges_by_type: JSON.stringify(s.edges),
+    stat_digest: digest,
+    manifest_digest: manifestDigest,
+    generation,
+    schema: GRAPH_SCHEMA,
+  });
+}

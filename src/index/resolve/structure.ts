@@ -1,0 +1,326 @@
+/**
+ * The repository's structure as resolution reads it: every file's definitions by name (top-level
+ * and type names, method names, module names, the parts of open types, the members a type
+ * declares in its body), by id, and which files exist where (RepoFiles). It depends on each file's
+ * facts alone, so a long-lived process keeps it and patches it per changed file instead of
+ * rebuilding it from every file on each edit. A patched structure equals one built from the same
+ * facts, lists in the same order (by path, then definition index), which is what keeps an
+ * incremental run's edges equal to a full run's.
+ *
+ * What depends on lookups across files (owners of out-of-line members, bases, the values
+ * parameters receive) is not here: the resolver derives it on every run (calls.ts, scopes.ts).
+ */
+import type { LanguageSpec, RepoFiles } from "../../lang/spec.ts";
+import type { CallFact, FileFacts } from "../../graph/facts.ts";
+import { TYPE_KINDS } from "../../graph/facts.ts";
+import { fileId, symbolNodes } from "../../graph/model.ts";
+import type { DefRef } from "./model.ts";
+import { push, qualifiedModule, repoFiles } from "./refs.ts";
+
+/** What a file's scope holds that depends on its facts alone (kept per facts object). */
+export interface FilePieces {
+  refs: DefRef[];
+  children: Map<number, Map<string, DefRef[]>>;
+  exports: Map<string, DefRef[]>;
+}
+
+const piecesCache = new WeakMap<FileFacts, FilePieces>();
+
+/**
+ * A file's definitions as DefRefs, by parent and name, and what it exports: a pure function of
+ * its facts, so a long-lived process reuses them while the file is unchanged (never mutated).
+ */
+export function piecesOf(f: FileFacts): FilePieces {
+  const known = piecesCache.get(f);
+  if (known) return known;
+  const nodes = symbolNodes(f);
+  const refs = f.defs.map((def, index) => ({ file: f, index, def, node: nodes[index] }));
+  const children = new Map<number, Map<string, DefRef[]>>();
+  const exports = new Map<string, DefRef[]>();
+  for (const r of refs) {
+    // Methods attached to a type from outside it (Go receivers, Rust impls, C++ out-of-line
+    // members) are reached through their type, never as bare names.
+    if (r.def.owner || r.def.expansion) continue;
+    push(children, r.def.parent, r.def.name, r);
+    const parentKind = r.def.parent >= 0 ? f.defs[r.def.parent].kind : undefined;
+    if (parentKind === undefined || parentKind === "Module") {
+      const list = exports.get(r.def.name);
+      if (list) list.push(r);
+      else exports.set(r.def.name, [r]);
+    }
+  }
+  const pieces = { refs, children, exports };
+  piecesCache.set(f, pieces);
+  return pieces;
+}
+
+type Index = Map<string, Map<string, DefRef[]>>;
+
+/** Where one definition is listed: which index, its outer key and name (flat lists: key only). */
+interface Entry {
+  map: "global" | "method" | "member" | "module" | "open" | "extension";
+  key: string;
+  name: string;
+  ref: DefRef;
+}
+
+export class Structure {
+  /** Every file's facts, by path, in path order. */
+  readonly files = new Map<string, FileFacts>();
+  /** Top-level (or namespace-level) definitions and all types, by family, by name. */
+  readonly globalNames: Index = new Map();
+  readonly methodNames: Index = new Map();
+  /** Extensions (definitions with a receiver type), by family, by name. */
+  readonly extensions: Index = new Map();
+  /** Members a type declares in its body (owners attached from outside come per run). */
+  readonly members: Index = new Map();
+  readonly byId = new Map<string, DefRef>();
+  readonly modulesByName = new Map<string, DefRef[]>();
+  /** The parts of open types by family, qualified name and arity. */
+  readonly openParts = new Map<string, DefRef[]>();
+  /** Per bare name passed as an argument somewhere (`run(step)`): the files passing it. */
+  readonly bareArgs = new Map<string, Set<string>>();
+  /**
+   * What the last run's attachOwners found per file (for the facts it had), and whether the next
+   * run may replay it for files no edit affects: no lookup read what was being attached.
+   */
+  owners?: {
+    byPath: Map<string, { facts: FileFacts; attached: [number, string][] }>;
+    replayable: boolean;
+  };
+  /**
+   * Names visible package-wide (Scopes.packageNames), built when first asked, with the files
+   * they were gathered from: a patch drops those of a changed file's packages.
+   */
+  readonly packages = new Map<string, { names: Map<string, DefRef[]>; files: string[] }>();
+  /** File node ids to paths (every file's). */
+  readonly fileIds = new Map<string, string>();
+  /** How many files define each name (any definition: what affected.ts asks). */
+  readonly defNames = new Map<string, number>();
+  repo: RepoFiles;
+
+  private constructor(
+    readonly specOf: (language: string) => LanguageSpec | undefined,
+    readonly manifests: ReadonlyMap<string, string> | undefined,
+    facts: FileFacts[],
+  ) {
+    const sorted = [...facts].sort(byPath);
+    for (const f of sorted) {
+      this.files.set(f.path, f);
+      this.fileIds.set(fileId(f.path), f.path);
+      this.countNames(f, 1);
+      this.passing(f, true);
+      for (const r of this.refsOf(f)) this.byId.set(r.node.id, r);
+      for (const e of this.entries(f)) this.add(e, false);
+    }
+    this.repo = repoFiles(sorted, manifests);
+  }
+
+  static build(
+    facts: FileFacts[],
+    specOf: (language: string) => LanguageSpec | undefined,
+    manifests?: ReadonlyMap<string, string>,
+  ): Structure {
+    return new Structure(specOf, manifests, facts);
+  }
+
+  /** The file a node (a file's or a definition's) belongs to. */
+  pathOf(id: string): string | undefined {
+    return this.byId.get(id)?.file.path ?? this.fileIds.get(id);
+  }
+
+  /** Languages whose files may call each other share a family (LanguageSpec.family). */
+  family(language: string): string {
+    return this.specOf(language)?.family ?? language;
+  }
+
+  /**
+   * Replaces files' facts by new ones of the same paths (the set of files stays as it is); false
+   * when it cannot (a file added or removed, a language without a spec): build anew then.
+   */
+  patch(changed: FileFacts[]): boolean {
+    for (const f of changed) {
+      const old = this.files.get(f.path);
+      if (!old || old.language !== f.language) return false;
+    }
+    let packagesMoved = false;
+    for (const f of changed) {
+      const old = this.files.get(f.path)!;
+      if (old === f) continue;
+      this.countNames(old, -1);
+      this.countNames(f, 1);
+      this.passing(old, false);
+      this.passing(f, true);
+      for (const e of this.entries(old)) this.remove(e);
+      for (const r of this.refsOf(old)) {
+        if (this.byId.get(r.node.id) === r) this.byId.delete(r.node.id);
+      }
+      for (const r of this.refsOf(f)) this.byId.set(r.node.id, r);
+      for (const e of this.entries(f)) this.add(e, true);
+      if (packagesKey(old) !== packagesKey(f)) packagesMoved = true;
+      this.files.set(f.path, f);
+    }
+    if (packagesMoved) {
+      this.repo = repoFiles([...this.files.values()], this.manifests);
+      this.packages.clear();
+    } else {
+      const paths = new Set(changed.map((f) => f.path));
+      for (const [key, pkg] of this.packages) {
+        if (pkg.files.some((p) => paths.has(p))) this.packages.delete(key);
+      }
+    }
+    return true;
+  }
+
+  private passing(f: FileFacts, add: boolean): void {
+    for (const call of bareNameCalls(f)) {
+      for (const a of call.argTypes!) {
+        if (!BARE.test(a)) continue;
+        const name = a.slice(1);
+        let files = this.bareArgs.get(name);
+        if (add) {
+          if (!files) this.bareArgs.set(name, files = new Set());
+          files.add(f.path);
+        } else if (files) {
+          files.delete(f.path);
+          if (!files.size) this.bareArgs.delete(name);
+        }
+      }
+    }
+  }
+
+  private countNames(f: FileFacts, by: 1 | -1): void {
+    for (const name of new Set(f.defs.map((d) => d.name))) {
+      const n = (this.defNames.get(name) ?? 0) + by;
+      if (n > 0) this.defNames.set(name, n);
+      else this.defNames.delete(name);
+    }
+  }
+
+  /** A file's definitions (none for a language without a spec: it is not resolved). */
+  refsOf(f: FileFacts): DefRef[] {
+    return this.specOf(f.language) ? piecesOf(f).refs : [];
+  }
+
+  /** Every list a file's definitions are in, in the order a build adds them. */
+  private entries(f: FileFacts): Entry[] {
+    const out: Entry[] = [];
+    const spec = this.specOf(f.language);
+    if (!spec) return out;
+    const fam = this.family(f.language);
+    const { refs } = piecesOf(f);
+    for (const r of refs) {
+      if (r.def.receiverType) out.push({ map: "extension", key: fam, name: r.def.name, ref: r });
+      if (spec.openTypes && TYPE_KINDS.has(r.def.kind)) {
+        out.push({ map: "open", key: openKey(fam, r), name: "", ref: r });
+      }
+      const parent = r.def.parent >= 0 ? f.defs[r.def.parent] : undefined;
+      if (r.def.expansion) continue;
+      if (TYPE_KINDS.has(r.def.kind) || !parent || parent.kind === "Module") {
+        if (!(r.def.owner && r.def.kind === "Method")) {
+          out.push({ map: "global", key: fam, name: r.def.name, ref: r });
+        }
+      }
+      if (r.def.kind === "Method") out.push({ map: "method", key: fam, name: r.def.name, ref: r });
+      if (r.def.kind === "Module") {
+        out.push({ map: "module", key: r.node.qualified_name, name: "", ref: r });
+      }
+      if (parent && TYPE_KINDS.has(parent.kind)) {
+        out.push({ map: "member", key: refs[r.def.parent].node.id, name: r.def.name, ref: r });
+      }
+    }
+    return out;
+  }
+
+  private listOf(e: Entry, create: boolean): DefRef[] | undefined {
+    if (e.map === "module" || e.map === "open") {
+      const flat = e.map === "module" ? this.modulesByName : this.openParts;
+      let list = flat.get(e.key);
+      if (!list && create) flat.set(e.key, list = []);
+      return list;
+    }
+    const index = this.indexOf(e);
+    let inner = index.get(e.key);
+    if (!inner) {
+      if (!create) return undefined;
+      index.set(e.key, inner = new Map());
+    }
+    let list = inner.get(e.name);
+    if (!list && create) inner.set(e.name, list = []);
+    return list;
+  }
+
+  private indexOf(e: Entry): Index {
+    return e.map === "global"
+      ? this.globalNames
+      : e.map === "method"
+      ? this.methodNames
+      : e.map === "extension"
+      ? this.extensions
+      : this.members;
+  }
+
+  /** Adds an entry: at the end while building (files come in path order), else in its place. */
+  private add(e: Entry, inPlace: boolean): void {
+    const list = this.listOf(e, true)!;
+    if (!inPlace || !list.length || !after(list[list.length - 1], e.ref)) list.push(e.ref);
+    else list.splice(list.findIndex((r) => after(r, e.ref)), 0, e.ref);
+  }
+
+  private remove(e: Entry): void {
+    const list = this.listOf(e, false);
+    if (list) {
+      const at = list.indexOf(e.ref);
+      if (at >= 0) list.splice(at, 1);
+      if (!list.length) this.dropEmpty(e);
+    }
+  }
+
+  private dropEmpty(e: Entry): void {
+    if (e.map === "module") this.modulesByName.delete(e.key);
+    else if (e.map === "open") this.openParts.delete(e.key);
+    else {
+      const index = this.indexOf(e);
+      const inner = index.get(e.key)!;
+      inner.delete(e.name);
+      if (!inner.size) index.delete(e.key);
+    }
+  }
+}
+
+/** An argument that is a bare name (`=step`): maybe a function passed by name. */
+export const BARE = /^=[\w$]+$/;
+
+const bareNameCallsCache = new WeakMap<FileFacts, CallFact[]>();
+
+/** A file's calls with an argument that is a bare name (kept per facts object). */
+export function bareNameCalls(f: FileFacts): CallFact[] {
+  let calls = bareNameCallsCache.get(f);
+  if (!calls) {
+    calls = f.calls.filter((c) => c.argTypes?.some((a) => BARE.test(a)));
+    bareNameCallsCache.set(f, calls);
+  }
+  return calls;
+}
+
+/** Whether `r` comes after `ref` in build order (path, then definition index). */
+function after(r: DefRef, ref: DefRef): boolean {
+  return r.file.path > ref.file.path || (r.file.path === ref.file.path && r.index > ref.index);
+}
+
+function byPath(a: FileFacts, b: FileFacts): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+/** What RepoFiles reads of a file: its package and top-level modules. */
+function packagesKey(f: FileFacts): string {
+  const top = f.defs.filter((d) => d.kind === "Module" && d.parent < 0).map((d) =>
+    qualifiedModule(f, d)
+  );
+  return `${f.package ?? ""}\0${top.join("\0")}`;
+}
+
+/** One open type's parts share family, qualified name and generic arity (`IRequest<T>` is not `IRequest`). */
+export function openKey(family: string, r: DefRef): string {
+  return `${family}\0${r.node.qualified_name}\0${r.def.typeParams?.length ?? 0}`;
+}
