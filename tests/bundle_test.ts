@@ -22,6 +22,7 @@ import { VERSION } from "../src/version.ts";
 import { testDb } from "./helpers/db.ts";
 import { dropProject, dumpGraph, indexAs, uniqueName } from "./helpers/graph.ts";
 import { childEnv, dbUrl, ROOT, textOf } from "./helpers/mcp.ts";
+import { cypherReply, fakeLlm, wantsCypher } from "./helpers/fake_llm.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 const PY = join(ROOT, "fixtures/python");
@@ -259,3 +260,41 @@ Deno.test({
   }
   await assertNothingFetched();
 });
+
+Deno.test(
+  {
+    name: "bundle: ask reaches a model through its provider library, loaded on first use",
+    ...opts,
+  },
+  async () => {
+    const db = await testDb();
+    const project = uniqueName("t-bundle-ask");
+    // A stand-in model speaking the OpenAI chat API on this machine (tests/helpers/fake_llm.ts).
+    const model = fakeLlm((req) =>
+      wantsCypher(req) ? cypherReply("MATCH (f:File) RETURN f.path AS path") : "Two files."
+    );
+    try {
+      await indexAs(db, PY, project, { branch: "test" });
+      const env = await offlineEnv({
+        FALKORDB_URL: dbUrl(db),
+        MODEL_NAME: "openai/fake-model",
+        LLM_API_KEY: "unused",
+        LLM_BASE_URL: model.url,
+      });
+      // The stand-in model is on this machine: only it bypasses the closed proxy.
+      env.NO_PROXY = env.no_proxy = "127.0.0.1";
+      const r = await runBundle(
+        ["ask", "Which files are there?", "-C", PY, "--project", project, "--branch", "test"],
+        env,
+      );
+      assertEquals(r.code, 0, r.stderr);
+      assert.match(r.stdout, /MATCH \(f:File\) RETURN f\.path AS path/);
+      assert.match(r.stdout, /shop\/db\.py/);
+      assertEquals(model.requests.length >= 1, true);
+      await assertNothingFetched();
+    } finally {
+      await model.close();
+      await dropProject(db, project);
+    }
+  },
+);

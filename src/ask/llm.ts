@@ -7,11 +7,9 @@
  *   3. else nothing: ask answers with an error saying how to enable it.
  * Every call has a deadline (CGRAPH_LLM_TIMEOUT_MS, default 60 s).
  */
-import { createAnthropic } from "@ai-sdk/anthropic";
-import { createGoogleGenerativeAI } from "@ai-sdk/google";
-import { createOpenAI } from "@ai-sdk/openai";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import { generateText, type LanguageModel } from "ai";
+// The provider libraries load when a model is first asked (they take a quarter of a second to
+// load, which every other command would pay).
+import type { LanguageModel } from "ai";
 import { deadline } from "../db/client.ts";
 import { CgraphError } from "../errors.ts";
 import type { SampleRequest } from "../query/session.ts";
@@ -86,48 +84,51 @@ export function serverModel(
     const vars = ["LLM_API_KEY", ...(KEY_VARS[provider] ?? [])].join(" or ");
     return { problem: `MODEL_NAME=${full} needs an API key: set ${vars}.` };
   }
-  let lm: LanguageModel;
-  switch (provider) {
-    case "openai":
-      // Chat completions: what every OpenAI-compatible endpoint speaks too.
-      lm = createOpenAI({ apiKey: key || "unused", baseURL }).chat(model);
-      break;
-    case "anthropic":
-      lm = createAnthropic({ apiKey: key, baseURL })(model);
-      break;
-    case "gemini":
-    case "google":
-      lm = createGoogleGenerativeAI({ apiKey: key, baseURL })(model);
-      break;
-    case "ollama":
-      lm = createOpenAICompatible({
-        name: "ollama",
-        apiKey: key || undefined,
-        baseURL: baseURL ?? "http://localhost:11434/v1",
-      })(model);
-      break;
-    case "openrouter":
-      lm = createOpenAICompatible({
-        name: "openrouter",
-        apiKey: key,
-        baseURL: baseURL ?? "https://openrouter.ai/api/v1",
-      })(model);
-      break;
-    default:
-      lm = createOpenAICompatible({ name: "llm", apiKey: key || undefined, baseURL: baseURL! })(
-        model,
-      );
-  }
-  return { llm: sdkLlm(full, lm, baseURL) };
+  const make = async (): Promise<LanguageModel> => {
+    switch (provider) {
+      case "openai": {
+        // Chat completions: what every OpenAI-compatible endpoint speaks too.
+        const { createOpenAI } = await import("@ai-sdk/openai");
+        return createOpenAI({ apiKey: key || "unused", baseURL }).chat(model);
+      }
+      case "anthropic": {
+        const { createAnthropic } = await import("@ai-sdk/anthropic");
+        return createAnthropic({ apiKey: key, baseURL })(model);
+      }
+      case "gemini":
+      case "google": {
+        const { createGoogleGenerativeAI } = await import("@ai-sdk/google");
+        return createGoogleGenerativeAI({ apiKey: key, baseURL })(model);
+      }
+    }
+    const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
+    const defaults: Record<string, string> = {
+      ollama: "http://localhost:11434/v1",
+      openrouter: "https://openrouter.ai/api/v1",
+    };
+    return createOpenAICompatible({
+      name: provider in defaults ? provider : "llm",
+      apiKey: key || undefined,
+      baseURL: baseURL ?? defaults[provider],
+    })(model);
+  };
+  return { llm: sdkLlm(full, make, baseURL) };
 }
 
-function sdkLlm(name: string, model: LanguageModel, baseURL: string | undefined): Llm {
+function sdkLlm(
+  name: string,
+  make: () => Promise<LanguageModel>,
+  baseURL: string | undefined,
+): Llm {
   const where = baseURL ? ` at ${baseURL}` : "";
+  let made: Promise<LanguageModel> | undefined;
   return {
     name,
     async complete(req) {
       const ms = llmTimeoutMs();
       try {
+        const model = await (made ??= make());
+        const { generateText } = await import("ai");
         const r = await generateText({
           model,
           system: req.system,
