@@ -96,6 +96,8 @@ export interface IndexSummary {
     parseErrors: number;
     /** Files with syntax errors and the lines the largest errors swallowed (`a.ts:12-80`). */
     syntaxErrors: string[];
+    /** Files whose syntax errors cost definitions outside the erroneous lines (`a.ts (3)`). */
+    lostDefinitions?: string[];
   };
   symbols: Record<string, number>;
   edges: Record<string, number>;
@@ -261,7 +263,7 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
       );
       Object.assign(summary, { mode: "full", seededFrom: undefined });
       Object.assign(summary.files, { added: [], modified: [], deleted: [], unchanged: 0 });
-      Object.assign(summary.files, { parseErrors: 0, syntaxErrors: [] });
+      Object.assign(summary.files, { parseErrors: 0, syntaxErrors: [], lostDefinitions: [] });
       state = await full(db, ref, read, summary, progress, mark, manifests);
     }
   } else state = await full(db, ref, read, summary, progress, mark, manifests);
@@ -671,6 +673,7 @@ async function analyze(
     summary.files.parseErrors++;
     const where = (f.errorLines ?? []).map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`));
     summary.files.syntaxErrors.push(`${f.path}:${where.join(",")}`);
+    if (f.lostDefs) (summary.files.lostDefinitions ??= []).push(`${f.path} (${f.lostDefs})`);
   }
   return facts;
 }

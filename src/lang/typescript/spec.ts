@@ -7,6 +7,7 @@ import {
   normalizeJsImport,
   resolveJsImport,
 } from "../javascript/spec.ts";
+import { prepareTypeScriptSource } from "./prepare.ts";
 import query from "./tags.scm" with { type: "text" };
 import jsx from "./tsx.scm" with { type: "text" };
 
@@ -37,6 +38,8 @@ export const typescript: LanguageSpec = {
   manifests: JS_MANIFESTS,
   normalizeImport: normalizeJsImport,
   commonMethods: JS_COMMON_METHODS,
+  // Constructs the grammar predates, rewritten to same-length text it reads (prepare.ts).
+  prepare: prepareTypeScriptSource,
 };
 
 /** `.tsx`: the TypeScript query plus JSX elements (the `typescript` grammar has no JSX nodes). */
