@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { extractFacts } from "../src/index/extract.ts";
 import type { IndexSummary } from "../src/index/indexer.ts";
 import { formatSummary, summaryJson } from "../src/index/report.ts";
+import { csharp } from "../src/lang/csharp/spec.ts";
 import { typescript } from "../src/lang/typescript/spec.ts";
 
 const enc = new TextEncoder();
@@ -54,6 +55,20 @@ Deno.test("prepare: TypeScript constructs the grammar predates parse cleanly", a
   assert.equal(lines["CalendarHelper.monthsInYear"], 19);
   assert.equal(lines["Channel"], 7);
   assert.equal(lines["pending"], 29);
+});
+
+Deno.test("prepare: a C# conditional that cuts a member keeps its first branch", async () => {
+  const path = "fixtures/annotated/csharp/Conditionals/Targets.cs";
+  const bytes = await Deno.readFile(new URL(`../${path}`, import.meta.url));
+  const facts = await extractFacts(csharp, path, bytes);
+  assert.equal(facts.parseErrors, 0);
+  assert.deepEqual(
+    facts.defs.filter((d) => d.kind === "Method").map((d) => `${d.name}:${d.line}`),
+    ["IsDateFamily:9", "TryConvert:16", "Run:26"],
+  );
+  // Conditionals between whole declarations and statements are left as they are.
+  const whole = "class A {\n#if X\n  void F() {}\n#else\n  void G() {}\n#endif\n}\n";
+  assert.equal(csharp.prepare!(whole), whole);
 });
 
 Deno.test("summary: files whose syntax errors lost definitions are named", () => {
