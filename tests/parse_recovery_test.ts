@@ -18,26 +18,27 @@ const SWALLOWING = `export abstract class Ledger {
   abstract override id: Kind;
   kind = "lunar" as const;
   record(amount: number): number {
-    return amount;
+    const start = { amount, at: 1 };
+    const next = { amount: amount + 1, at: 2 };
+    return start.at + next.at;
   }
   reset(): void {
     this.record(0);
   }
 }
 `;
-
 Deno.test("recovery: definitions an ERROR node swallowed are read past the error", async () => {
   const raw = { ...typescript, prepare: undefined };
   const facts = await extractFacts(raw, "ledger.ts", enc.encode(SWALLOWING));
   assert.ok(facts.parseErrors > 0, "the file still reports its syntax error");
   assert.deepEqual(
     facts.defs.map((d) => `${d.local}:${d.line}`),
-    ["Ledger:1", "Ledger.record:4", "Ledger.reset:7"],
+    ["Ledger:1", "Ledger.record:4", "Ledger.reset:9"],
   );
-  assert.equal(facts.recoveredDefs, 1);
+  assert.equal(facts.recoveredDefs, 2);
   assert.equal(facts.lostDefs, undefined);
   assert.deepEqual(facts.errorLines, [[2, 2]], "only the erroneous line is not indexed");
-  assert.ok(facts.calls.some((c) => c.name === "record" && c.line === 8));
+  assert.ok(facts.calls.some((c) => c.name === "record" && c.line === 10));
 });
 
 Deno.test("prepare: TypeScript constructs the grammar predates parse cleanly", async () => {

@@ -56,8 +56,8 @@ export async function extractFacts(
 /**
  * The facts of the file read with its erroneous lines blanked (analyze/recover.ts), when that
  * reading has definitions the first one lost to the error and keeps more than it drops; the first
- * reading otherwise. Either way the file is reported with its errors, and with the definitions
- * one reading has and the kept one lacks (`lostDefs`).
+ * reading otherwise. The file is still reported with its errors, and with the definitions the
+ * first reading had that the kept one lacks (`lostDefs`).
  */
 function recovered(
   facts: FileFacts,
@@ -70,9 +70,15 @@ function recovered(
     const key = (d: { name: string; line: number }) => `${d.name}@${d.line}`;
     const first = new Set(facts.defs.map(key));
     const again = new Set(second.defs.map(key));
-    const gained = second.defs.filter((d) => !first.has(key(d))).length;
+    // A definition counts as regained when it has lines of its own or sits in another one: a
+    // one-line file-level "definition" the blanking made may be none (C++ `TYPED_TEST_SUITE(T, U);`
+    // reads as a function declaration once the line before it is blank).
+    const gained = second.defs.filter((d) =>
+      !first.has(key(d)) && (d.endLine > d.line || d.parent >= 0)
+    ).length;
     const dropped = facts.defs.filter((d) => !again.has(key(d))).length;
-    if (gained <= dropped) return gained ? { ...facts, lostDefs: gained } : facts;
+    // A reading that drops as much as it gains is no better.
+    if (gained <= dropped) return facts;
     return {
       ...second,
       parseErrors: facts.parseErrors,
