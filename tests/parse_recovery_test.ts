@@ -56,6 +56,7 @@ Deno.test("prepare: TypeScript constructs the grammar predates parse cleanly", a
   assert.equal(lines["CalendarHelper.monthsInYear"], 19);
   assert.equal(lines["Channel"], 7);
   assert.equal(lines["pending"], 29);
+  assert.equal(lines["route"], 47);
 });
 
 Deno.test("prepare: a C# conditional that cuts a member keeps its first branch", async () => {

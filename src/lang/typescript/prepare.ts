@@ -13,7 +13,11 @@
  * - a generic type reached through an import type (`import("./types").Reply<T>`, what `tsc`
  *   writes into declaration files): the grammar reads `import("./types")` there as a call and
  *   fails on the type arguments; it becomes an identifier of the same length (`_____________`),
- *   so the type is read as `X.Reply<T>`, its name unchanged.
+ *   so the type is read as `X.Reply<T>`, its name unchanged;
+ * - generic call signatures of an object type on lines of their own without separators
+ *   (`): T` then a line `<R extends string>(path: R): T`): the grammar reads `T <R ...` as type
+ *   arguments and the error swallowed a whole declaration file (express's `router`). The last
+ *   indentation character of the next signature becomes the `;` ASI would insert.
  */
 
 /** `<` or `,` then `in`/`out` modifiers then a type parameter's name and what may follow it. */
@@ -25,6 +29,9 @@ const ABSTRACT_OVERRIDE = /\b(abstract[ \t]+)override\b|\boverride(?=[ \t]+abstr
 const EXPORT_TYPE_STAR = /^([ \t]*export[ \t]+)type(?=[ \t]+\*)/gm;
 
 const GENERIC_IMPORT_TYPE = /\bimport\((?:"[^"\n]*"|'[^'\n]*')\)(?=\.[A-Za-z_$][\w$.]*[ \t]*<)/g;
+
+const UNSEPARATED_SIGNATURE =
+  /(\):[ \t]*[\w$.\[\]<>| ]*[\w$\]>][ \t]*\r?\n[ \t]*)[ \t](?=<[A-Za-z_$][\w$]*(?:[ \t]+extends\b|[ \t]*[=,>]))/g;
 
 const spaces = (s: string) => s.replace(/[^\r\n]/g, " ");
 
@@ -46,5 +53,6 @@ export function prepareTypeScriptSource(text: string): string {
   if (text.includes("import(")) {
     text = text.replace(GENERIC_IMPORT_TYPE, (m: string) => "_".repeat(m.length));
   }
+  if (text.includes("):")) text = text.replace(UNSEPARATED_SIGNATURE, "$1;");
   return text;
 }
