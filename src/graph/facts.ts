@@ -185,6 +185,13 @@ export interface FileFacts {
   /** Lines of the largest regions a syntax error swallowed (what is in them is not indexed). */
   errorLines?: [number, number][];
   /**
+   * Definitions read past a syntax error that swallowed them (the file read again with its
+   * erroneous lines blanked, src/index/analyze/recover.ts).
+   */
+  recoveredDefs?: number;
+  /** Definitions a syntax error still cost outside its own lines (the index summary names them). */
+  lostDefs?: number;
+  /**
    * Symbol ids and search words per definition, computed once where the file is parsed (in a
    * worker) and cached with the facts, so re-resolving unchanged files never re-hashes them.
    */

@@ -97,6 +97,8 @@ export interface IndexSummary {
     parseErrors: number;
     /** Files with syntax errors and the lines the largest errors swallowed (`a.ts:12-80`). */
     syntaxErrors: string[];
+    /** Files whose syntax errors cost definitions outside the erroneous lines (`a.ts (3)`). */
+    lostDefinitions?: string[];
   };
   symbols: Record<string, number>;
   edges: Record<string, number>;
@@ -285,7 +287,7 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
       );
       Object.assign(summary, { mode: "full", seededFrom: undefined });
       Object.assign(summary.files, { added: [], modified: [], deleted: [], unchanged: 0 });
-      Object.assign(summary.files, { parseErrors: 0, syntaxErrors: [] });
+      Object.assign(summary.files, { parseErrors: 0, syntaxErrors: [], lostDefinitions: [] });
       state = await full(db, ref, read, summary, progress, mark, manifests, walk.listed);
     }
   } else state = await full(db, ref, read, summary, progress, mark, manifests, walk.listed);

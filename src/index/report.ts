@@ -40,6 +40,9 @@ export function formatSummary(s: IndexSummary): string {
   if (f.syntaxErrors?.length) {
     lines.push(`syntax errors (lines not indexed): ${capped(f.syntaxErrors)}`);
   }
+  if (f.lostDefinitions?.length) {
+    lines.push(`definitions lost to syntax errors: ${capped(f.lostDefinitions)}`);
+  }
   if (f.skipped.length) {
     lines.push(`skipped: ${capped(f.skipped.map((x) => `${x.path} (${x.reason})`))}`);
   }
@@ -77,6 +80,7 @@ export function summaryJson(s: IndexSummary, cap = 200): Record<string, unknown>
       unsupported: s.files.unsupported,
       with_syntax_errors: s.files.parseErrors,
       syntax_errors: cut(s.files.syntaxErrors ?? []),
+      lost_definitions: cut(s.files.lostDefinitions ?? []),
     },
     symbols: s.symbols,
     edges: s.edges,

@@ -266,7 +266,9 @@ async function analyze(
     if (f.parseErrors <= 0) continue;
     summary.files.parseErrors++;
     const where = (f.errorLines ?? []).map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`));
-    summary.files.syntaxErrors.push(`${f.path}:${where.join(",")}`);
+    const recovered = f.recoveredDefs ? ` (${f.recoveredDefs} definitions read past it)` : "";
+    summary.files.syntaxErrors.push(`${f.path}:${where.join(",")}${recovered}`);
+    if (f.lostDefs) (summary.files.lostDefinitions ??= []).push(`${f.path} (${f.lostDefs})`);
   }
   return facts;
 }

@@ -10,6 +10,7 @@
  * Either way the file's package is its namespace: `packageScope: "declared"` shares names with the
  * other files of that namespace, and `using A.B;` finds its files through `inPackage`.
  */
+import { prepareCSharpSource } from "./prepare.ts";
 import type { ImportFact, LanguageSpec, RepoFiles } from "../spec.ts";
 import { declaredPackages } from "../packages.ts";
 import query from "./tags.scm" with { type: "text" };
@@ -19,6 +20,8 @@ export const csharp: LanguageSpec = {
   grammar: "csharp",
   extensions: [".cs"],
   query,
+  // A conditional that cuts a construct keeps its first branch (prepare.ts).
+  prepare: prepareCSharpSource,
   selfNames: ["this", "base"],
   implicitThis: true,
   importsReexported: false,

@@ -8,6 +8,7 @@ import {
   resolveJsImport,
 } from "../javascript/spec.ts";
 import { providedPackages } from "../javascript/workspaces.ts";
+import { prepareTypeScriptSource } from "./prepare.ts";
 import query from "./tags.scm" with { type: "text" };
 import jsx from "./tsx.scm" with { type: "text" };
 
@@ -39,6 +40,8 @@ export const typescript: LanguageSpec = {
   provides: providedPackages,
   normalizeImport: normalizeJsImport,
   commonMethods: JS_COMMON_METHODS,
+  // Constructs the grammar predates, rewritten to same-length text it reads (prepare.ts).
+  prepare: prepareTypeScriptSource,
 };
 
 /** `.tsx`: the TypeScript query plus JSX elements (the `typescript` grammar has no JSX nodes). */
