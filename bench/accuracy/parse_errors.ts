@@ -14,6 +14,7 @@ import { parseArgs } from "node:util";
 import { Edit, type Node, type Tree } from "web-tree-sitter";
 import type { DefFact } from "../../src/graph/facts.ts";
 import { analyze } from "../../src/index/analyze.ts";
+import { visitErrors } from "../../src/index/analyze/nodes.ts";
 import { countLines, extractFacts } from "../../src/index/extract.ts";
 import { readCandidates } from "../../src/index/scan.ts";
 import { walkRepository } from "../../src/index/walk.ts";
@@ -35,23 +36,7 @@ interface Row {
 /** Outermost ERROR nodes and every MISSING node. */
 function errorNodes(root: Node): Node[] {
   const out: Node[] = [];
-  const cursor = root.walk();
-  try {
-    let more = true;
-    while (more) {
-      const node = cursor.currentNode;
-      if (node.isError || node.isMissing) out.push(node);
-      else if (node.hasError && cursor.gotoFirstChild()) continue;
-      while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) {
-          more = false;
-          break;
-        }
-      }
-    }
-  } finally {
-    cursor.delete();
-  }
+  visitErrors(root, (n) => out.push(n));
   return out;
 }
 

@@ -82,15 +82,17 @@ export function countErrors(root: Node): number {
   }
 }
 
-/** The three largest ERROR regions (outermost ones), as 1-based line ranges, in line order. */
-export function errorRegions(root: Node): [number, number][] {
-  const found: [number, number][] = [];
+/**
+ * Visits the outermost ERROR nodes and every MISSING node of a tree, in order, without descending
+ * into what parsed cleanly.
+ */
+export function visitErrors(root: Node, visit: (n: Node) => void): void {
   const cursor = root.walk();
   try {
     let more = true;
     while (more) {
       const node = cursor.currentNode;
-      if (node.isError) found.push([node.startPosition.row + 1, node.endPosition.row + 1]);
+      if (node.isError || node.isMissing) visit(node);
       else if (node.hasError && cursor.gotoFirstChild()) continue;
       while (!cursor.gotoNextSibling()) {
         if (!cursor.gotoParent()) {
@@ -102,6 +104,14 @@ export function errorRegions(root: Node): [number, number][] {
   } finally {
     cursor.delete();
   }
+}
+
+/** The three largest ERROR regions (outermost ones), as 1-based line ranges, in line order. */
+export function errorRegions(root: Node): [number, number][] {
+  const found: [number, number][] = [];
+  visitErrors(root, (node) => {
+    if (node.isError) found.push([node.startPosition.row + 1, node.endPosition.row + 1]);
+  });
   return found.sort((a, b) => (b[1] - b[0]) - (a[1] - a[0])).slice(0, 3).sort((a, b) =>
     a[0] - b[0]
   );

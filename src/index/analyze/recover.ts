@@ -8,6 +8,7 @@
  * construct's own lines are then all that is not indexed.
  */
 import { Edit, type Node, type Parser, type Tree } from "web-tree-sitter";
+import { visitErrors } from "./nodes.ts";
 
 /** Rounds of blanking: bounds the work on a file that is mostly errors. */
 const MAX_ROUNDS = 4;
@@ -37,25 +38,6 @@ function firstErrorRow(root: Node): number | undefined {
 }
 
 /** Calls `visit` on the outermost ERROR nodes and on every MISSING node. */
-function visitErrors(root: Node, visit: (n: Node) => void): void {
-  const cursor = root.walk();
-  try {
-    let more = true;
-    while (more) {
-      const node = cursor.currentNode;
-      if (node.isError || node.isMissing) visit(node);
-      else if (node.hasError && cursor.gotoFirstChild()) continue;
-      while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) {
-          more = false;
-          break;
-        }
-      }
-    }
-  } finally {
-    cursor.delete();
-  }
-}
 
 /**
  * The text with its erroneous lines blanked and its tree (the caller deletes it), with the
