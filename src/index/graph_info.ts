@@ -10,7 +10,7 @@ import { SYMBOL_KINDS } from "../graph/facts.ts";
 import type { Edge } from "../graph/model.ts";
 import type { ProjectRef } from "../project/identity.ts";
 import { VERSION } from "../version.ts";
-import type { IndexSummary } from "./indexer.ts";
+import type { IndexSummary } from "./summary.ts";
 import type { Resolution } from "./resolve/mod.ts";
 import { GRAPH_SCHEMA } from "./state.ts";
 

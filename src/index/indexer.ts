@@ -26,25 +26,19 @@ import { readCandidates, type ReadFile } from "./scan.ts";
 import { type Seed, startSeed } from "./seed.ts";
 import { loadFacts, loadPrevious, type PreviousState, priorState, residents } from "./state.ts";
 import { nextStatCache, statLookup } from "./stat_cache.ts";
-import { type Skipped, walkRepository } from "./walk.ts";
+import { walkRepository } from "./walk.ts";
 import { prestartWorkers, releaseWorkers, warmLanguages, workersAhead } from "./pool.ts";
 
 export { dropResident, isListed, warmResident } from "./state.ts";
 export { statDigestOf } from "./graph_info.ts";
-
-export type IndexMode = "full" | "incremental";
+export type { IndexMode, IndexSummary, Progress } from "./summary.ts";
+import type { IndexSummary, Progress } from "./summary.ts";
 
 /** The copy of a base graph failed: the run falls back to a full index. */
 class SeedFailed extends Error {
   constructor(cause: unknown) {
     super(cause instanceof Error ? cause.message : String(cause));
   }
-}
-
-export interface Progress {
-  phase: "scan" | "parse" | "resolve" | "write" | "done";
-  done: number;
-  total: number;
 }
 
 export interface IndexOptions {
@@ -72,42 +66,6 @@ export interface IndexOptions {
 
 /** How long a new branch waits for its base graph's indexer before indexing in full. */
 const SEED_WAIT_MS = 30_000;
-
-export interface IndexSummary {
-  project: string;
-  branch: string;
-  graph: string;
-  root: string;
-  commit?: string;
-  mode: IndexMode;
-  /** A new branch's first run: the branch whose graph it started from (copied, then updated). */
-  seededFrom?: string;
-  /** Branches of the project whose graphs were dropped to keep it within its cap (LRU). */
-  evicted?: string[];
-  files: {
-    scanned: number;
-    added: string[];
-    modified: string[];
-    deleted: string[];
-    unchanged: number;
-    /** Files read and hashed (the rest the stat cache vouched for). */
-    hashed: number;
-    skipped: Skipped[];
-    unsupported: number;
-    parseErrors: number;
-    /** Files with syntax errors and the lines the largest errors swallowed (`a.ts:12-80`). */
-    syntaxErrors: string[];
-    /** Files whose syntax errors cost definitions outside the erroneous lines (`a.ts (3)`). */
-    lostDefinitions?: string[];
-  };
-  symbols: Record<string, number>;
-  edges: Record<string, number>;
-  durationMs: number;
-  filesPerSecond: number;
-  /** Milliseconds per phase (scan, load, parse, resolve, write, meta). */
-  timings: Record<string, number>;
-  warnings: string[];
-}
 
 export async function indexProject(
   db: Db,

@@ -1,6 +1,6 @@
 /** The index summary as compact text (CLI and `index_repo` share it) and as JSON. */
 import { displayName } from "../project/names.ts";
-import type { IndexSummary, Progress } from "./indexer.ts";
+import type { IndexSummary, Progress } from "./summary.ts";
 
 const LIST_CAP = 20;
 

@@ -13,7 +13,7 @@ import { log } from "../log.ts";
 import type { ProjectRef } from "../project/identity.ts";
 import { affectedFiles } from "./affected.ts";
 import { edgeCache, edgeLists, pick } from "./graph_info.ts";
-import type { IndexSummary, Progress } from "./indexer.ts";
+import type { IndexSummary, Progress } from "./summary.ts";
 import type { Manifests } from "./manifests.ts";
 import { analyzeParallel } from "./pool.ts";
 import { runPostIndexSteps } from "./post_index.ts";
