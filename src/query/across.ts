@@ -15,6 +15,7 @@ import * as Q from "../db/queries.ts";
 import type { EdgeType } from "../graph/model.ts";
 import { listCatalog } from "../project/catalog.ts";
 import { displayName } from "../project/names.ts";
+import { type CallSite, enclosingDefinitions, sitesCalling } from "./call_sites.ts";
 import { GraphReader, type NodeRef } from "./graph.ts";
 import { expand } from "./neighbors.ts";
 import { isProduction } from "./role.ts";
@@ -173,7 +174,7 @@ export async function dependentsAcross(
     for (const r of rows) {
       if (!pkg.languages.includes(String(r.language))) continue;
       if (!usesOf(r.uses).some((s) => importsPackage(s, pkg))) continue;
-      sites.push(...linesCalling(String(r.path), String(r.calls ?? ""), target.name));
+      sites.push(...sitesCalling(String(r.path), String(r.calls ?? ""), target.name));
     }
     if (!sites.length) continue;
     const first = await callersOf(reader, sites);
@@ -216,37 +217,17 @@ export async function dependentsAcross(
   return { package: pkg.name, projects: out };
 }
 
-/** The lines a file's `calls` (` name:1,2 `) lists for one name. */
-function linesCalling(path: string, calls: string, name: string): { path: string; line: number }[] {
-  const at = calls.indexOf(` ${name}:`);
-  if (at < 0) return [];
-  const end = calls.indexOf(" ", at + 1);
-  return calls.slice(at + name.length + 2, end < 0 ? undefined : end).split(",")
-    .filter(Boolean).map((l) => ({ path, line: Number(l) }));
-}
-
 /** Each site's caller: the innermost definition around it, else its file (first site kept). */
 async function callersOf(
   reader: GraphReader,
-  sites: { path: string; line: number }[],
+  sites: CallSite[],
 ): Promise<Map<string, { node: NodeRef; at: number }>> {
-  const paths = [...new Set(sites.map((s) => s.path))];
-  const spans = await reader.rows(Q.SPANS_IN_FILES, { paths });
-  const byPath = new Map<string, { id: string; line: number; end: number }[]>();
-  for (const s of spans) {
-    const list = byPath.get(String(s.path)) ?? [];
-    list.push({ id: String(s.id), line: Number(s.line), end: Number(s.end_line ?? s.line) });
-    byPath.set(String(s.path), list);
-  }
+  const enclosing = await enclosingDefinitions(reader, sites);
   const ids = new Map<string, number>();
-  for (const site of sites) {
-    let best: { id: string; line: number } | undefined;
-    for (const d of byPath.get(site.path) ?? []) {
-      if (d.line <= site.line && site.line <= d.end && (!best || d.line >= best.line)) best = d;
-    }
-    const id = best?.id ?? `file:${site.path}`;
+  sites.forEach((site, i) => {
+    const id = enclosing[i] ?? `file:${site.path}`;
     if (!ids.has(id) || site.line < ids.get(id)!) ids.set(id, site.line);
-  }
+  });
   const symbolIds = [...ids.keys()].filter((id) => !id.startsWith("file:"));
   const nodes = await reader.byIds(symbolIds);
   const out = new Map<string, { node: NodeRef; at: number }>();

@@ -12,6 +12,7 @@ import { fileId } from "../graph/model.ts";
 import * as Q from "../db/queries.ts";
 import { type GraphReader, GUESS, isFile, type NodeRef } from "./graph.ts";
 import { isProduction } from "./role.ts";
+import { enclosingDefinitions, sitesCalling } from "./call_sites.ts";
 
 export interface Unresolved {
   /** The name the sites call. */
@@ -38,33 +39,11 @@ export async function unresolvedSites(
   const own = new Set(targets.map((x) => x.id));
   const rows = await g.rows(Q.FILES_CALLING, { needle: ` ${name}:`, cap: FILE_CAP });
   if (!rows.length) return undefined;
-  const sites: { path: string; line: number }[] = [];
-  for (const r of rows) {
-    const path = String(r.path);
-    const calls = String(r.calls ?? "");
-    const at = calls.indexOf(` ${name}:`);
-    if (at < 0) continue;
-    const end = calls.indexOf(" ", at + 1);
-    const lines = calls.slice(at + name.length + 2, end < 0 ? undefined : end).split(",");
-    for (const l of lines) if (l) sites.push({ path, line: Number(l) });
-  }
+  const sites = rows.flatMap((r) => sitesCalling(String(r.path), String(r.calls ?? ""), name));
   // Each site's caller: the innermost definition around it, else its file.
-  const paths = [...new Set(sites.map((s) => s.path))];
-  const spans = await g.rows(Q.SPANS_IN_FILES, { paths });
-  const byPath = new Map<string, { id: string; line: number; end: number }[]>();
-  for (const s of spans) {
-    const list = byPath.get(String(s.path)) ?? [];
-    list.push({ id: String(s.id), line: Number(s.line), end: Number(s.end_line ?? s.line) });
-    byPath.set(String(s.path), list);
-  }
-  const callerOf = (site: { path: string; line: number }) => {
-    let best: { id: string; line: number; end: number } | undefined;
-    for (const d of byPath.get(site.path) ?? []) {
-      if (d.line <= site.line && site.line <= d.end && (!best || d.line >= best.line)) best = d;
-    }
-    return best ? { id: best.id, file: false } : { id: fileId(site.path), file: true };
-  };
-  const callers = sites.map(callerOf);
+  const callers = (await enclosingDefinitions(g, sites)).map((id, i) =>
+    id ? { id, file: false } : { id: fileId(sites[i].path), file: true }
+  );
   const resolved = new Set<string>();
   const guessedHere = new Set<string>();
   for (const file of [false, true]) {
