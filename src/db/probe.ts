@@ -4,8 +4,9 @@
  * socket behind), then a real connection that checks the graph module is loaded.
  */
 import { CgraphError } from "../errors.ts";
-import { Db, DbQueryError, deadline } from "./client.ts";
+import { Db, DbQueryError } from "./client.ts";
 import { address, type Endpoint } from "./config.ts";
+import { encodeCommand, NoAnswerError, withConnection } from "./resp.ts";
 
 export type ProbeKind =
   | "refused" // nothing listens there
@@ -20,90 +21,63 @@ export interface ProbeResult {
   detail: string;
 }
 
-const enc = new TextEncoder();
 const dec = new TextDecoder();
-
-function resp(args: string[]): Uint8Array {
-  let out = `*${args.length}\r\n`;
-  for (const a of args) out += `$${enc.encode(a).length}\r\n${a}\r\n`;
-  return enc.encode(out);
-}
 
 /** Speaks just enough RESP to know whether a Redis answers at `ep`, within `timeoutMs`. */
 export async function probeRedis(ep: Endpoint, timeoutMs = 2000): Promise<ProbeResult> {
-  let conn: Deno.Conn | undefined;
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    try {
-      conn?.close();
-    } catch {
-      // already closed
-    }
-  }, timeoutMs);
   try {
-    const connecting: Promise<Deno.Conn> = ep.tls
-      ? Deno.connectTls({ hostname: ep.host, port: ep.port })
-      : Deno.connect({ hostname: ep.host, port: ep.port });
-    // A connect that outlives the deadline is closed as soon as it completes.
-    connecting.then((c) => {
-      if (timedOut) c.close();
-    }, () => {});
-    conn = await deadline(connecting, timeoutMs, () => new Error("timeout"));
-    if (timedOut) return { kind: "timeout", detail: `no answer within ${timeoutMs} ms` };
-    const commands = ep.password
-      ? [resp(ep.username ? ["AUTH", ep.username, ep.password] : ["AUTH", ep.password])]
-      : [];
-    commands.push(resp(["PING"]));
-    for (const c of commands) await conn.write(c);
-    const lines: string[] = [];
-    let buffered = "";
-    const buf = new Uint8Array(4096);
-    while (lines.length < commands.length) {
-      const n = await conn.read(buf);
-      if (n === null) break;
-      buffered += dec.decode(buf.subarray(0, n));
-      if (buffered.length > 0 && !"+-:$*_#,(!=%~>|".includes(buffered[0])) break;
-      const parts = buffered.split("\r\n");
-      buffered = parts.pop() ?? "";
-      lines.push(...parts);
-    }
-    if (lines.length === 0) {
-      const text = buffered.trim().slice(0, 60);
-      return {
-        kind: "not-redis",
-        detail: text
-          ? `something that is not Redis answered: ${JSON.stringify(text)}`
-          : "the connection was closed without a Redis answer",
-      };
-    }
-    const errorLine = lines.find((l) => l.startsWith("-"));
-    if (errorLine) {
-      const msg = errorLine.slice(1);
-      if (/^NOAUTH/i.test(msg)) return { kind: "auth-required", detail: msg };
-      if (/^(WRONGPASS|ERR invalid password|ERR AUTH)/i.test(msg)) {
-        return { kind: "auth-failed", detail: msg };
+    return await withConnection(ep, timeoutMs, async (conn) => {
+      const commands = ep.password
+        ? [encodeCommand(ep.username ? ["AUTH", ep.username, ep.password] : ["AUTH", ep.password])]
+        : [];
+      commands.push(encodeCommand(["PING"]));
+      for (const c of commands) await conn.write(c);
+      const lines: string[] = [];
+      let buffered = "";
+      const buf = new Uint8Array(4096);
+      while (lines.length < commands.length) {
+        const n = await conn.read(buf);
+        if (n === null) break;
+        buffered += dec.decode(buf.subarray(0, n));
+        if (buffered.length > 0 && !"+-:$*_#,(!=%~>|".includes(buffered[0])) break;
+        const parts = buffered.split("\r\n");
+        buffered = parts.pop() ?? "";
+        lines.push(...parts);
       }
-      if (/LOADING/.test(msg)) return { kind: "redis", detail: msg };
-      return { kind: "redis", detail: msg };
-    }
-    return { kind: "redis", detail: "answered PING" };
+      return answerOf(lines, buffered);
+    });
   } catch (err) {
-    if (timedOut || (err as Error).message === "timeout") {
+    if (err instanceof NoAnswerError) {
       return { kind: "timeout", detail: `no answer within ${timeoutMs} ms` };
     }
     if (err instanceof Deno.errors.ConnectionRefused) {
       return { kind: "refused", detail: "nothing is listening there (connection refused)" };
     }
     return { kind: "refused", detail: (err as Error).message };
-  } finally {
-    clearTimeout(timer);
-    try {
-      conn?.close();
-    } catch {
-      // closed by the timer
-    }
   }
+}
+
+/** What the lines a server sent back to AUTH and PING say it is. */
+function answerOf(lines: string[], rest: string): ProbeResult {
+  if (lines.length === 0) {
+    const text = rest.trim().slice(0, 60);
+    return {
+      kind: "not-redis",
+      detail: text
+        ? `something that is not Redis answered: ${JSON.stringify(text)}`
+        : "the connection was closed without a Redis answer",
+    };
+  }
+  const errorLine = lines.find((l) => l.startsWith("-"));
+  if (errorLine) {
+    const msg = errorLine.slice(1);
+    if (/^NOAUTH/i.test(msg)) return { kind: "auth-required", detail: msg };
+    if (/^(WRONGPASS|ERR invalid password|ERR AUTH)/i.test(msg)) {
+      return { kind: "auth-failed", detail: msg };
+    }
+    return { kind: "redis", detail: msg };
+  }
+  return { kind: "redis", detail: "answered PING" };
 }
 
 export interface ModuleCheck {

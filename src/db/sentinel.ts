@@ -19,9 +19,10 @@
  */
 import { CgraphError } from "../errors.ts";
 import { log } from "../log.ts";
-import { type Db, DbQueryError, DbUnavailableError, deadline } from "./client.ts";
+import { type Db, DbQueryError, DbUnavailableError } from "./client.ts";
 import { address, type Endpoint, type SentinelConfig } from "./config.ts";
 import { connectVerified, probeRedis, type Verified } from "./probe.ts";
+import { encodeCommand, withConnection } from "./resp.ts";
 
 /** How long one Sentinel may take to answer. */
 const SENTINEL_TIMEOUT_MS = 1500;
@@ -215,41 +216,14 @@ async function primaryRole(db: Db): Promise<string | undefined> {
 
 type Resp = string | number | null | Error | Resp[];
 
-const enc = new TextEncoder();
-
-function encode(args: string[]): Uint8Array {
-  let out = `*${args.length}\r\n`;
-  for (const a of args) out += `$${enc.encode(a).length}\r\n${a}\r\n`;
-  return enc.encode(out);
-}
-
 /** Sends the commands on one connection and reads one reply each, within `timeoutMs` in all. */
-export async function respCommands(
+export function respCommands(
   at: { host: string; port: number },
   commands: string[][],
   timeoutMs: number,
 ): Promise<Resp[]> {
-  let conn: Deno.Conn | undefined;
-  let timedOut = false;
-  const connecting = Deno.connect({ hostname: at.host, port: at.port });
-  const timer = setTimeout(() => {
-    timedOut = true;
-    try {
-      conn?.close();
-    } catch {
-      // already closed
-    }
-  }, timeoutMs);
-  connecting.then((c) => {
-    if (timedOut) c.close();
-  }, () => {});
-  try {
-    conn = await deadline(
-      connecting,
-      timeoutMs,
-      () => new Error(`no answer within ${timeoutMs} ms`),
-    );
-    for (const c of commands) await conn.write(encode(c));
+  return withConnection(at, timeoutMs, async (conn) => {
+    for (const c of commands) await conn.write(encodeCommand(c));
     let data = new Uint8Array(0);
     const buf = new Uint8Array(16384);
     while (true) {
@@ -262,20 +236,12 @@ export async function respCommands(
       next.set(buf.subarray(0, n), data.length);
       data = next;
     }
-  } catch (err) {
-    if (timedOut) throw new Error(`no answer within ${timeoutMs} ms`);
+  }).catch((err) => {
     if (err instanceof Deno.errors.ConnectionRefused) {
       throw new Error("nothing is listening there (connection refused)");
     }
     throw err;
-  } finally {
-    clearTimeout(timer);
-    try {
-      conn?.close();
-    } catch {
-      // closed by the timer
-    }
-  }
+  });
 }
 
 /** `count` whole replies from `data`, or undefined when more bytes are needed. */
