@@ -5,6 +5,7 @@
  * redis-cli/valkey-cli is needed: the bundle has only the server.
  */
 import { freePort, poll } from "../../src/db/proc.ts";
+import { Children } from "./children.ts";
 import { bundledBinaries } from "./db.ts";
 
 export interface ClusterNode {
@@ -62,55 +63,40 @@ export async function startCluster(count = 3): Promise<TestCluster> {
   const bins = await bundledBinaries();
   const dir = await Deno.makeTempDir({ prefix: "cgraph-cluster-" });
   const nodes: ClusterNode[] = [];
-  const children: Deno.ChildProcess[] = [];
-  const stop = async () => {
-    for (const c of children) {
-      try {
-        c.kill("SIGKILL");
-      } catch {
-        // already gone
-      }
-      await c.status;
-    }
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
-  };
+  const children = new Children(dir);
+  const stop = children.stop;
+
   try {
     for (let i = 0; i < count; i++) {
       const port = freePort();
       const nodeDir = `${dir}/n${i}`;
       await Deno.mkdir(nodeDir);
       const spawn = async () => {
-        const child = new Deno.Command(bins.server, {
-          args: [
-            "--port",
-            String(port),
-            "--bind",
-            "127.0.0.1",
-            "--cluster-enabled",
-            "yes",
-            "--cluster-config-file",
-            `${nodeDir}/nodes.conf`,
-            "--cluster-node-timeout",
-            "2000",
-            // A dead primary fails its own slots only (the default stops the whole cluster).
-            "--cluster-require-full-coverage",
-            "no",
-            "--save",
-            "",
-            "--appendonly",
-            "yes",
-            "--appendfsync",
-            "always",
-            "--dir",
-            nodeDir,
-            "--loadmodule",
-            bins.module,
-          ],
-          stdin: "null",
-          stdout: "null",
-          stderr: "null",
-        }).spawn();
-        children.push(child);
+        const child = children.spawn(bins.server, [
+          "--port",
+          String(port),
+          "--bind",
+          "127.0.0.1",
+          "--cluster-enabled",
+          "yes",
+          "--cluster-config-file",
+          `${nodeDir}/nodes.conf`,
+          "--cluster-node-timeout",
+          "2000",
+          // A dead primary fails its own slots only (the default stops the whole cluster).
+          "--cluster-require-full-coverage",
+          "no",
+          "--save",
+          "",
+          "--appendonly",
+          "yes",
+          "--appendfsync",
+          "always",
+          "--dir",
+          nodeDir,
+          "--loadmodule",
+          bins.module,
+        ]);
         const up = await poll(
           async () =>
             (await rawCommand(port, ["PING"]).catch(() => "")).startsWith("+PONG") || undefined,

@@ -5,6 +5,7 @@
  * `failover-timeout`), all children of this process on free loopback ports.
  */
 import { freePort, poll } from "../../src/db/proc.ts";
+import { Children } from "./children.ts";
 import { rawCommand } from "./cluster.ts";
 import { bundledBinaries } from "./db.ts";
 
@@ -30,28 +31,13 @@ export interface TestSentinelSetup {
 export async function startSentinelSetup(master = "cgraph-test"): Promise<TestSentinelSetup> {
   const bins = await bundledBinaries();
   const dir = await Deno.makeTempDir({ prefix: "cgraph-sentinel-" });
-  const children: Deno.ChildProcess[] = [];
-  const stop = async () => {
-    for (const c of children) {
-      try {
-        c.kill("SIGKILL");
-      } catch {
-        // already gone
-      }
-      await c.status;
-    }
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
-  };
+  const children = new Children(dir);
+  const stop = children.stop;
+
   const spawn = async (args: string[]): Promise<SentinelNode> => {
     const port = Number(args[args.indexOf("--port") + 1]);
     const start = async (extra: string[]) => {
-      const child = new Deno.Command(bins.server, {
-        args: [...args, ...extra],
-        stdin: "null",
-        stdout: "null",
-        stderr: "null",
-      }).spawn();
-      children.push(child);
+      const child = children.spawn(bins.server, [...args, ...extra]);
       const up = await poll(
         async () =>
           (await rawCommand(port, ["PING"]).catch(() => "")).startsWith("+PONG") || undefined,
