@@ -1,5 +1,10 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { LanguageQueues } from "../src/index/pool.ts";
+import {
+  LanguageQueues,
+  prestartWorkers,
+  releaseWorkers,
+  workersStarted,
+} from "../src/index/pool.ts";
 
 /** Drains the queues with workers taking turns; returns each worker's files. */
 function drain(
@@ -54,4 +59,21 @@ Deno.test("parse pool: a worker warmed with a small language takes all of it", (
   assertEquals(got[0].some((i) => langs[i] === "c"), false);
   assertEquals(got[1].filter((i) => langs[i] === "c"), [0, 96, 97]);
   assertEquals(got.flat().sort((a, b) => a - b), [...Array(98).keys()]);
+});
+
+Deno.test("parse pool: CGRAPH_WORKERS of 0 or 1 starts no worker ahead; 2 starts two", () => {
+  const was = Deno.env.get("CGRAPH_WORKERS");
+  try {
+    for (const [env, want] of [["0", 0], ["1", 0], ["2", 2]] as const) {
+      Deno.env.set("CGRAPH_WORKERS", env);
+      prestartWorkers(4);
+      assertEquals(workersStarted(), want, `CGRAPH_WORKERS=${env}`);
+      releaseWorkers();
+      assertEquals(workersStarted(), 0);
+    }
+  } finally {
+    if (was === undefined) Deno.env.delete("CGRAPH_WORKERS");
+    else Deno.env.set("CGRAPH_WORKERS", was);
+    releaseWorkers();
+  }
 });

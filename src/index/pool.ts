@@ -40,7 +40,8 @@ let started: { worker: Worker; languages: Set<string> }[] = [];
  */
 export function prestartWorkers(workers: number): void {
   const env = Number(Deno.env.get("CGRAPH_WORKERS"));
-  const n = Number.isInteger(env) && env >= 0 ? Math.min(env, workers) : workers;
+  // 0 or 1: every file is parsed in this thread (see workerCount); no worker is started.
+  const n = Number.isInteger(env) && env >= 0 ? (env <= 1 ? 0 : Math.min(env, workers)) : workers;
   while (started.length < n) {
     started.push({
       worker: new Worker(workerEntry, { type: "module" }),
@@ -71,6 +72,11 @@ export function warmLanguages(counts: Map<string, number>): void {
     const req: WarmRequest = { warm: [...t.languages] };
     t.worker.postMessage(req);
   }
+}
+
+/** How many workers are started and not yet taken by a run. */
+export function workersStarted(): number {
+  return started.length;
 }
 
 /** Ends workers started for a run that did not use them. */
