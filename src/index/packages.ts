@@ -12,7 +12,7 @@ import type { Db } from "../db/client.ts";
 import * as Q from "../db/cypher.ts";
 import type { FileFacts } from "../graph/facts.ts";
 import { LANGUAGES } from "../lang/registry.ts";
-import { repoFiles } from "./resolve/refs.ts";
+import type { RepoFiles } from "../lang/spec.ts";
 
 export interface PackageRow {
   name: string;
@@ -22,10 +22,8 @@ export interface PackageRow {
   languages: string;
 }
 
-export function providedPackages(
-  facts: readonly FileFacts[],
-  manifests: ReadonlyMap<string, string>,
-): PackageRow[] {
+/** `repo`: the files of the tree as the resolver's structure holds them (built once per run). */
+export function providedPackages(facts: readonly FileFacts[], repo: RepoFiles): PackageRow[] {
   const specs = LANGUAGES.filter((l) => l.provides);
   if (!specs.length) return [];
   const byLanguage = new Map<string, FileFacts[]>();
@@ -34,7 +32,6 @@ export function providedPackages(
     if (list) list.push(f);
     else byLanguage.set(f.language, [f]);
   }
-  const repo = repoFiles(facts as FileFacts[], manifests);
   const rows = new Map<string, PackageRow>();
   for (const spec of specs) {
     const files = byLanguage.get(spec.name);

@@ -60,7 +60,7 @@ export async function full(
   await early.finish();
   progress({ phase: "write", done: 1, total: 3 });
   await writer.edges([...resolution.edges.values()].flat().filter((e) => !isFinal(e)));
-  await writePackages(db, ref.keys.staging, providedPackages(facts, manifests.texts), true);
+  await writePackages(db, ref.keys.staging, providedPackages(facts, structure.repo), true);
   progress({ phase: "write", done: 2, total: 3 });
   await runPostIndexSteps({
     db,
@@ -205,7 +205,7 @@ export async function incremental(
   await writer.deleteEdges(oldEdges);
   progress({ phase: "write", done: 2, total: 4 });
   await writer.edges([...freshPaths, ...rewire].flatMap((p) => after.edges.get(p) ?? []));
-  const packages = providedPackages([...nextFacts.values()], manifests.texts);
+  const packages = providedPackages([...nextFacts.values()], structure.repo);
   await writePackages(db, ref.keys.graph, packages, false);
   progress({ phase: "write", done: 3, total: 4 });
   await runPostIndexSteps({
