@@ -1,6 +1,8 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import {
+  analyzeParallel,
   LanguageQueues,
+  liveWorkers,
   prestartWorkers,
   releaseWorkers,
   workersStarted,
@@ -71,6 +73,22 @@ Deno.test("parse pool: CGRAPH_WORKERS of 0 or 1 starts no worker ahead; 2 starts
       releaseWorkers();
       assertEquals(workersStarted(), 0);
     }
+  } finally {
+    if (was === undefined) Deno.env.delete("CGRAPH_WORKERS");
+    else Deno.env.set("CGRAPH_WORKERS", was);
+    releaseWorkers();
+  }
+});
+
+Deno.test("parse pool: a run with no file to parse ends the workers started for it", async () => {
+  const was = Deno.env.get("CGRAPH_WORKERS");
+  try {
+    Deno.env.set("CGRAPH_WORKERS", "2");
+    prestartWorkers(2);
+    assertEquals(workersStarted(), 2);
+    assertEquals(await analyzeParallel([], []), []);
+    assertEquals(workersStarted(), 0);
+    assertEquals(liveWorkers(), 0, "no worker keeps running");
   } finally {
     if (was === undefined) Deno.env.delete("CGRAPH_WORKERS");
     else Deno.env.set("CGRAPH_WORKERS", was);

@@ -30,6 +30,24 @@ export function workerCount(files: number): number {
   return Math.max(1, Math.min(cores, 8, Math.ceil(files / INLINE_BELOW)));
 }
 
+/** Parse workers running in this process (started and not yet ended). */
+let live = 0;
+
+function spawnWorker(): Worker {
+  live++;
+  return new Worker(workerEntry, { type: "module" });
+}
+
+function endWorker(w: Worker): void {
+  live--;
+  w.terminate();
+}
+
+/** How many parse workers run in this process now. */
+export function liveWorkers(): number {
+  return live;
+}
+
 /** Workers started ahead of a run, with the languages each was asked to load. */
 let started: { worker: Worker; languages: Set<string> }[] = [];
 
@@ -44,7 +62,7 @@ export function prestartWorkers(workers: number): void {
   const n = Number.isInteger(env) && env >= 0 ? (env <= 1 ? 0 : Math.min(env, workers)) : workers;
   while (started.length < n) {
     started.push({
-      worker: new Worker(workerEntry, { type: "module" }),
+      worker: spawnWorker(),
       languages: new Set<string>(),
     });
   }
@@ -81,7 +99,7 @@ export function workersStarted(): number {
 
 /** Ends workers started for a run that did not use them. */
 export function releaseWorkers(): void {
-  for (const t of started) t.worker.terminate();
+  for (const t of started) endWorker(t.worker);
   started = [];
 }
 
@@ -94,10 +112,12 @@ export async function analyzeParallel(
   // Workers already started parse even a batch this thread would take: they are loaded.
   const ready = started;
   started = [];
-  const n = ready.length
-    ? Math.min(ready.length, Math.max(1, Math.ceil(files.length / INLINE_BELOW)))
+  const n = !files.length
+    ? 0
+    : ready.length
+    ? Math.min(ready.length, Math.ceil(files.length / INLINE_BELOW))
     : workerCount(files.length);
-  for (const extra of ready.slice(n)) extra.worker.terminate();
+  for (const extra of ready.slice(n)) endWorker(extra.worker);
   if (!files.length || (!ready.length && (files.length < INLINE_BELOW || n <= 1))) {
     const out = await analyzeFiles(files, skipped);
     onProgress(files.length);
@@ -113,7 +133,7 @@ export async function analyzeParallel(
   let done = 0;
   const workers = Array.from(
     { length: n },
-    (_, i) => ready[i]?.worker ?? new Worker(workerEntry, { type: "module" }),
+    (_, i) => ready[i]?.worker ?? spawnWorker(),
   );
   try {
     await Promise.all(workers.map((w, worker) =>
@@ -154,7 +174,7 @@ export async function analyzeParallel(
       })
     ));
   } finally {
-    for (const w of workers) w.terminate();
+    for (const w of workers) endWorker(w);
   }
   return results.filter((f): f is FileFacts => f !== undefined);
 }
