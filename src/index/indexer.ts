@@ -27,7 +27,7 @@ import { type Seed, startSeed } from "./seed.ts";
 import { loadFacts, loadPrevious, type PreviousState, priorState, residents } from "./state.ts";
 import { nextStatCache, statLookup } from "./stat_cache.ts";
 import { walkRepository } from "./walk.ts";
-import { prestartWorkers, releaseWorkers, warmLanguages, workersAhead } from "./pool.ts";
+import { prepareWorkers, releaseWorkers } from "./pool.ts";
 
 export { dropResident, isListed, warmResident } from "./state.ts";
 export { statDigestOf } from "./graph_info.ts";
@@ -114,8 +114,7 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
   let walk = targeted ? targeted.walk : await walkRepository(ref.root);
   // Every file will (or, from a copied graph, may) be parsed: the workers start now and load the
   // languages found while the files are read (`index --full` started one already).
-  if (opts.full || seeding) prestartWorkers(workersAhead(walk.files.length));
-  warmLanguages(languageCounts(walk.files));
+  if (opts.full || seeding) prepareWorkers(walk.files);
   let manifests = targeted
     ? targeted.kept.manifests
     : await readManifests(ref.root, walk.manifests);
@@ -284,10 +283,4 @@ function changesOf(current: Map<string, ReadFile>, hashes: Map<string, string>):
   if (current.size !== hashes.size) return { any: true };
   for (const [path, file] of current) if (hashes.get(path) !== file.hash) return { any: true };
   return { any: false };
-}
-
-function languageCounts(files: { language: { name: string } }[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const f of files) counts.set(f.language.name, (counts.get(f.language.name) ?? 0) + 1);
-  return counts;
 }

@@ -97,6 +97,30 @@ export function workersStarted(): number {
   return started.length;
 }
 
+/**
+ * Starts the workers a run over these files takes and has them load the files' languages (see
+ * prestartWorkers and warmLanguages). A no-op once a run has taken its workers since `since`
+ * (a census that finishes late must not start workers nobody takes).
+ */
+export function prepareWorkers(
+  files: { language: { name: string } }[],
+  since = runsTaken,
+): void {
+  if (since !== runsTaken) return;
+  prestartWorkers(workersAhead(files.length));
+  const counts = new Map<string, number>();
+  for (const f of files) counts.set(f.language.name, (counts.get(f.language.name) ?? 0) + 1);
+  warmLanguages(counts);
+}
+
+/** How many runs have taken started workers (see prepareWorkers). */
+let runsTaken = 0;
+
+/** The count prepareWorkers compares against: take it before a census starts. */
+export function runsSoFar(): number {
+  return runsTaken;
+}
+
 /** Ends workers started for a run that did not use them. */
 export function releaseWorkers(): void {
   for (const t of started) endWorker(t.worker);
@@ -107,11 +131,12 @@ export async function analyzeParallel(
   files: ReadFile[],
   skipped: Skipped[],
   onProgress: (done: number) => void = () => {},
-  onFacts: (facts: FileFacts) => void = () => {},
+  onFacts: (facts: FileFacts, json?: string) => void = () => {},
 ): Promise<FileFacts[]> {
   // Workers already started parse even a batch this thread would take: they are loaded.
   const ready = started;
   started = [];
+  runsTaken++;
   const n = !files.length
     ? 0
     : ready.length
@@ -121,7 +146,7 @@ export async function analyzeParallel(
   if (!files.length || (!ready.length && (files.length < INLINE_BELOW || n <= 1))) {
     const out = await analyzeFiles(files, skipped);
     onProgress(files.length);
-    out.forEach(onFacts);
+    for (const f of out) onFacts(f);
     return out;
   }
   const results: (FileFacts | undefined)[] = new Array(files.length);
@@ -155,9 +180,10 @@ export async function analyzeParallel(
           const reply = e.data;
           // The worker gets its next file before this thread does anything with the reply.
           send();
-          if ("facts" in reply) {
-            results[reply.id] = reply.facts;
-            onFacts(reply.facts);
+          if ("json" in reply) {
+            const facts = JSON.parse(reply.json) as FileFacts;
+            results[reply.id] = facts;
+            onFacts(facts, reply.json);
           } else {
             skipped.push({
               path: files[reply.id].candidate.path,

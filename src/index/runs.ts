@@ -41,7 +41,7 @@ export async function full(
   const staged = caches.map((k) => `${k}~staging`);
   // Files, symbols, hashes and facts are written while parsing goes on (see staging.ts).
   const stream = new StagingStream(db, ref.keys.staging, staged[0], staged[1], staged);
-  const facts = await analyze(read, summary, progress, (f) => stream.add(f));
+  const facts = await analyze(read, summary, progress, (f, json) => stream.add(f, json));
   summary.files.added = facts.map((f) => f.path);
   mark("parse");
   progress({ phase: "resolve", done: 0, total: 1 });
@@ -254,7 +254,7 @@ async function analyze(
   files: ReadFile[],
   summary: IndexSummary,
   progress: (p: Progress) => void,
-  onFacts?: (facts: FileFacts) => void,
+  onFacts?: (facts: FileFacts, json?: string) => void,
 ): Promise<FileFacts[]> {
   const facts = await analyzeParallel(
     files,

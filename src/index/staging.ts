@@ -66,7 +66,8 @@ class Batches<T> {
 }
 
 export class StagingStream {
-  private readonly batches: Batches<FileFacts>;
+  /** Each file's facts, with their JSON when a parse worker sent it so. */
+  private readonly batches: Batches<{ f: FileFacts; json?: string }>;
 
   /**
    * @param graph the staging graph; `hashes` and `facts` are the staging keys of the file-hash
@@ -74,7 +75,7 @@ export class StagingStream {
    */
   constructor(db: Db, graph: string, hashes: string, facts: string, clearKeys: string[]) {
     const writer = new GraphWriter(db, graph);
-    this.batches = new Batches<FileFacts>(
+    this.batches = new Batches<{ f: FileFacts; json?: string }>(
       async () => {
         await db.deleteGraph(graph);
         await db.command(["DEL", ...clearKeys]);
@@ -82,17 +83,20 @@ export class StagingStream {
       },
       BATCH,
       async (batch) => {
-        await writer.files(batch.map(fileNode));
-        await writer.symbols(batch.flatMap(symbolNodes));
-        await db.hashSet(hashes, Object.fromEntries(batch.map((f) => [f.path, f.hash])));
-        await db.hashSet(facts, Object.fromEntries(batch.map((f) => [f.path, JSON.stringify(f)])));
+        await writer.files(batch.map(({ f }) => fileNode(f)));
+        await writer.symbols(batch.flatMap(({ f }) => symbolNodes(f)));
+        await db.hashSet(hashes, Object.fromEntries(batch.map(({ f }) => [f.path, f.hash])));
+        await db.hashSet(
+          facts,
+          Object.fromEntries(batch.map(({ f, json }) => [f.path, json ?? JSON.stringify(f)])),
+        );
       },
     );
   }
 
-  /** Queues one file's facts; a full batch starts writing without waiting for the caller. */
-  add(f: FileFacts): void {
-    this.batches.add([f]);
+  /** Queues one file's facts (and their JSON, if known); a full batch starts writing at once. */
+  add(f: FileFacts, json?: string): void {
+    this.batches.add([{ f, json }]);
   }
 
   /** Writes what is queued and waits for every write; rethrows the first failure. */
