@@ -154,6 +154,7 @@ export async function analyzeParallel(
     files.map((f) => f.candidate.language.name),
     SHARE_ABOVE,
     ready.slice(0, n).map((t) => t.languages),
+    files.map((f) => f.bytes.length),
   );
   let done = 0;
   const workers = Array.from(
@@ -215,11 +216,16 @@ export class LanguageQueues {
   private readonly loaded = new Map<number, Set<string>>();
   private readonly takers = new Map<string, number>();
 
-  /** `preloaded[w]`: the languages worker w has loaded already (a started pool's warm-up). */
+  /**
+   * `preloaded[w]`: the languages worker w has loaded already (a started pool's warm-up).
+   * `sizes[id]`: a file's size; the largest files of a language go out first, so no worker is
+   * left with a large file while the others have finished (else files go out in order).
+   */
   constructor(
     languages: string[],
     private readonly shareAbove = SHARE_ABOVE,
     preloaded: Set<string>[] = [],
+    sizes?: number[],
   ) {
     preloaded.forEach((own, worker) => {
       this.loaded.set(worker, new Set(own));
@@ -230,8 +236,11 @@ export class LanguageQueues {
       if (q) q.push(id);
       else this.queues.set(language, [id]);
     });
-    // Each queue is taken from its end: reverse so files go out in their given order.
-    for (const q of this.queues.values()) q.reverse();
+    // Each queue is taken from its end: the largest (or the first) file last in it.
+    for (const q of this.queues.values()) {
+      if (sizes) q.sort((a, b) => sizes[a] - sizes[b] || b - a);
+      else q.reverse();
+    }
   }
 
   /** The next file index for `worker`, or undefined when it has nothing more to do. */
