@@ -119,8 +119,9 @@ export async function walkRepository(root: string): Promise<WalkResult> {
   const realRoot = await Deno.realPath(root);
   for (const path of paths) {
     const language = languageOf(path, cppHeader(path));
+    // A project file may be a source too (Gradle's Kotlin DSL: `build.gradle.kts` is Kotlin).
+    if (isManifestName(path.slice(path.lastIndexOf("/") + 1))) result.manifests.push(path);
     if (!language) {
-      if (isManifestName(path.slice(path.lastIndexOf("/") + 1))) result.manifests.push(path);
       result.unsupported++;
       continue;
     }
