@@ -36,7 +36,7 @@ export interface RedisConnectOptions {
   host: string;
   port: number;
   tls?: boolean;
-  /** AUTH username password (ACL user), or AUTH password alone without a username. */
+  /** AUTH username password (an ACL user), or AUTH password alone without a user name. */
   username?: string;
   password?: string;
 }
@@ -95,9 +95,13 @@ export class RedisConnection {
         }
       }
       conn = new RedisConnection(raw);
-      if (opts.password !== undefined && opts.password !== "") {
+      // As @redis/client did: AUTH when a user name or a password is given (a user without a
+      // password authenticates with an empty one).
+      if (opts.username || opts.password) {
         await conn.send(
-          opts.username ? ["AUTH", opts.username, opts.password] : ["AUTH", opts.password],
+          opts.username
+            ? ["AUTH", opts.username, opts.password ?? ""]
+            : ["AUTH", opts.password ?? ""],
         );
       }
       return conn;
