@@ -147,6 +147,9 @@ Deno.test("RESP parser: bytes that are not RESP2 are a ProtocolError", () => {
   const bad = [
     "HTTP/1.1 400 Bad Request\r\n",
     ":12a\r\n",
+    ":\r\n",
+    ":-\r\n",
+    "*1x\r\n",
     "$abc\r\n",
     "$3\r\nabcXY",
     `$${1024 * 1024 * 1024}\r\n`,

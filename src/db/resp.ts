@@ -66,8 +66,9 @@ export class ReplyParser {
   #filled = 0;
   /** The CRLF after a bulk string still to skip (it may arrive in a later chunk). */
   #trailer = 0;
-  /** Arrays being filled, innermost last. */
-  #open: { items: Reply[]; left: number }[] = [];
+  /** Arrays being filled, innermost last, and how many items each has so far. */
+  #arrays: Reply[][] = [];
+  #counts: number[] = [];
 
   constructor(private readonly onReply: (reply: Reply) => void) {}
 
@@ -120,38 +121,37 @@ export class ReplyParser {
    * the line is not whole yet (kept in #partial).
    */
   #header(data: Uint8Array, pos: number, from: number): boolean {
-    let eol = data.indexOf(13, Math.max(from, pos + 1));
-    while (eol >= 0 && eol + 1 < data.length && data[eol + 1] !== 10) {
-      eol = data.indexOf(13, eol + 1);
-    }
-    if (eol < 0 || eol + 1 >= data.length) {
+    // A byte loop, not indexOf: header lines are short, and most replies are many small ones.
+    const end = data.length;
+    let eol = Math.max(from, pos + 1);
+    while (eol + 1 < end && (data[eol] !== 13 || data[eol + 1] !== 10)) eol++;
+    if (eol + 1 >= end) {
       this.#partial = data.slice(pos);
       return false;
     }
     const type = data[pos];
-    const line = data.subarray(pos + 1, eol);
     let next = eol + 2;
     switch (type) {
       case 43: // +
-        this.#emit(dec.decode(line));
+        this.#emit(text(data, pos + 1, eol));
         break;
       case 45: // -
-        this.#emit(new ReplyError(dec.decode(line)));
+        this.#emit(new ReplyError(text(data, pos + 1, eol)));
         break;
       case 58: // :
-        this.#emit(integer(line));
+        this.#emit(integer(data, pos + 1, eol));
         break;
       case 36: { // $
-        const len = integer(line);
+        const len = integer(data, pos + 1, eol);
         if (len < 0) {
           this.#emit(null);
         } else if (len > MAX_BULK) {
           throw new ProtocolError(`a bulk string of ${len} bytes`);
-        } else if (data.length - next >= len + 2) {
+        } else if (end - next >= len + 2) {
           if (data[next + len] !== 13 || data[next + len + 1] !== 10) {
             throw new ProtocolError("a bulk string is not followed by CRLF");
           }
-          this.#emit(dec.decode(data.subarray(next, next + len)));
+          this.#emit(text(data, next, next + len));
           next += len + 2;
         } else {
           // Not all here: filled in place as the rest arrives.
@@ -162,10 +162,14 @@ export class ReplyParser {
         break;
       }
       case 42: { // *
-        const len = integer(line);
+        const len = integer(data, pos + 1, eol);
         if (len < 0) this.#emit(null);
         else if (len === 0) this.#emit([]);
-        else this.#open.push({ items: [], left: len });
+        else {
+          // Sized up front (no growth as items come), as the replies of a graph query are large.
+          this.#arrays.push(new Array(len));
+          this.#counts.push(0);
+        }
         break;
       }
       default:
@@ -178,25 +182,54 @@ export class ReplyParser {
   }
 
   #emit(value: Reply): void {
-    const open = this.#open;
-    while (open.length > 0) {
-      const top = open[open.length - 1];
-      top.items.push(value);
-      if (--top.left > 0) return;
-      open.pop();
-      value = top.items;
+    const arrays = this.#arrays;
+    const counts = this.#counts;
+    let depth = arrays.length;
+    while (depth > 0) {
+      const top = arrays[depth - 1];
+      const n = counts[depth - 1];
+      top[n] = value;
+      if (n + 1 < top.length) {
+        counts[depth - 1] = n + 1;
+        return;
+      }
+      arrays.pop();
+      counts.pop();
+      depth--;
+      value = top;
     }
     this.onReply(value);
   }
 }
 
-function integer(line: Uint8Array): number {
-  const text = dec.decode(line);
-  const n = Number(text);
-  if (!/^-?\d+$/.test(text) || !Number.isFinite(n)) {
-    throw new ProtocolError(`not an integer: ${JSON.stringify(text.slice(0, 40))}`);
+/** The integer in data[from, to) (digits, maybe a minus sign), read without decoding text. */
+function integer(data: Uint8Array, from: number, to: number): number {
+  const negative = data[from] === 45;
+  let i = negative ? from + 1 : from;
+  if (i >= to) throw new ProtocolError("an empty integer");
+  let n = 0;
+  for (; i < to; i++) {
+    const d = data[i] - 48;
+    if (d < 0 || d > 9) {
+      throw new ProtocolError(
+        `not an integer: ${JSON.stringify(dec.decode(data.subarray(from, to)).slice(0, 40))}`,
+      );
+    }
+    n = n * 10 + d;
   }
-  return n;
+  return negative ? -n : n;
+}
+
+/** UTF-8 text of data[from, to): short ASCII (most of a graph reply) without a TextDecoder call. */
+function text(data: Uint8Array, from: number, to: number): string {
+  if (to - from > 32) return dec.decode(data.subarray(from, to));
+  let out = "";
+  for (let i = from; i < to; i++) {
+    const b = data[i];
+    if (b >= 128) return dec.decode(data.subarray(from, to));
+    out += String.fromCharCode(b);
+  }
+  return out;
 }
 
 /** Resolves or rejects like `p`, or rejects with `onTimeout()` after `ms`. */
