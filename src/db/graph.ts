@@ -40,6 +40,14 @@ function load(): Promise<Loaded> {
   return loading;
 }
 
+/**
+ * Starts loading the Graph module without waiting for it: a caller that will query graphs soon
+ * (a session) lets it load while it waits for git and the network, not after.
+ */
+export function preloadGraph(): void {
+  load().catch(() => {});
+}
+
 /** A falkordb Graph named `name` whose commands go through `send`. */
 export async function graphOver(name: string, send: GraphSend): Promise<Graph> {
   const { Graph, pushQueryArguments } = await load();

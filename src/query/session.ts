@@ -7,6 +7,7 @@ import { resolve, sep } from "node:path";
 import type { Db } from "../db/client.ts";
 import { DbUnavailableError } from "../db/client.ts";
 import { ensureDb } from "../db/ensure.ts";
+import { preloadGraph } from "../db/graph.ts";
 import { CgraphError, echo } from "../errors.ts";
 import type { IndexSummary, Progress } from "../index/indexer.ts";
 import { type GraphInfo, listCatalog, migrateOnce, readInfo } from "../project/catalog.ts";
@@ -124,6 +125,7 @@ export class Session {
   /** The database, connected on first use. */
   db(): Promise<Db> {
     if (!this.#db) {
+      preloadGraph(); // every call of a session queries a graph
       const connect = this.opts.connect ?? (() => ensureDb({ quiet: true }));
       // Graphs named by an earlier scheme are renamed once per connection (no re-index).
       const p = connect().then(async (db) => {
