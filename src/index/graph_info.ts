@@ -74,15 +74,6 @@ export async function graphCounts(db: Db, graph: string) {
   return { files, symbols, edges };
 }
 
-/** Fingerprint of paths, sizes and mtimes: a cheap "has the tree changed since indexing?" check. */
-export function statDigestOf(files: { path: string; size: number; mtime: number }[]): string {
-  const h = createHash("sha256");
-  for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
-    h.update(`${f.path}\0${f.size}\0${f.mtime}\n`);
-  }
-  return h.digest("hex").slice(0, 32);
-}
-
 /** The counts the last run stored, when nothing changed since (a no-op run need not count). */
 export async function storedCounts(
   db: Db,
