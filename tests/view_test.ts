@@ -471,6 +471,95 @@ Deno.test({
       );
 
       await t.step(
+        "lean graphs are painted by the page (lite.js): pixels, PNG and SVG exports, pan and " +
+          "zoom, a double click expands; renderer=canvas draws them with Cytoscape's canvas",
+        async () => {
+          const u = new URL(server!.url);
+          u.searchParams.set("mode", "modules");
+          u.searchParams.set("level", "file");
+          u.searchParams.set("lean_from", "2");
+          await page.goto(u.href);
+          await settled(page);
+          const state = () =>
+            page.evaluate(() => {
+              const v = (globalThis as unknown as {
+                cgraphView: {
+                  state: { renderer: string; lean: boolean };
+                  cy: { zoom(): number; pan(): { x: number; y: number } };
+                };
+              }).cgraphView;
+              return { ...v.state, zoom: v.cy.zoom(), pan: v.cy.pan() };
+            });
+          const before = await state();
+          assertEquals([before.renderer, before.lean], ["lite", true]);
+          const nodes = await drawnNodes(page);
+          const key = (e: { source: string; target: string }) => `${e.source}>${e.target}`;
+          const edges = (await drawnEdges(page)).map(key).sort();
+          // Drawn: nodes in their colours, the cycle in red.
+          const shot = await (await page.$("#graph"))!.screenshot({ type: "png" }) as Uint8Array;
+          const ink = await inkOf(browser!, shot);
+          assert(ink.ink > 100 && ink.colors >= 3, `lite drew: ${JSON.stringify(ink)}`);
+          const exported = await page.evaluate(async () => {
+            const v = globalThis as unknown as { cgraphView: { png(): Promise<Blob> } };
+            return Array.from(new Uint8Array(await (await v.cgraphView.png()).arrayBuffer()));
+          });
+          const pngInk = await inkOf(browser!, new Uint8Array(exported));
+          assert(pngInk.ink > 100, `lite's PNG: ${JSON.stringify(pngInk)}`);
+          const svg = await page.evaluate(() =>
+            (globalThis as unknown as { cgraphView: { svg(): string } }).cgraphView.svg()
+          );
+          assertEquals(svg.match(/<g>/g)?.length, nodes.length);
+          assertEquals(svg.match(/<line /g)?.length, edges.length);
+          // The wheel zooms about the pointer, a drag pans (and is no click: no panel opens).
+          const box = (await (await page.$("#graph"))!.boundingBox())!;
+          await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+          await page.mouse.wheel({ deltaY: -300 });
+          await page.waitForFunction(
+            (z: number) =>
+              (globalThis as unknown as { cgraphView: { cy: { zoom(): number } } }).cgraphView.cy
+                .zoom() > z,
+            { timeout: 5_000 },
+            before.zoom,
+          );
+          const zoomed = await state();
+          await page.mouse.move(box.x + 20, box.y + 20);
+          await page.mouse.down();
+          await page.mouse.move(box.x + 80, box.y + 50, { steps: 4 });
+          await page.mouse.up();
+          const panned = await state();
+          assertEquals(
+            [Math.round(panned.pan.x - zoomed.pan.x), Math.round(panned.pan.y - zoomed.pan.y)],
+            [60, 30],
+          );
+          assert(await page.$eval("#panel", (e) => (e as HTMLElement).hidden), "no panel");
+          // Cytoscape's own canvas renderer, asked for: the same elements.
+          u.searchParams.set("renderer", "canvas");
+          await page.goto(u.href);
+          await settled(page);
+          const canvas = await state();
+          assertEquals([canvas.renderer, canvas.lean], ["canvas", true]);
+          assertEquals((await drawnEdges(page)).map(key).sort(), edges);
+          // A neighbourhood painted by lite.js: a double click on a caller adds its callers.
+          const n = new URL(server!.url);
+          n.searchParams.set("symbol", "shop.db.store");
+          n.searchParams.set("lean_from", "2");
+          await page.goto(n.href);
+          await settled(page);
+          assertEquals((await state()).renderer, "lite");
+          const drawn = await drawnNodes(page);
+          const save = drawn.find((d) => d.qualified_name === "shop.models.User.save")!;
+          await clickNode(page, save.id, 2);
+          await page.waitForFunction(
+            (k: number) =>
+              (globalThis as unknown as { cgraphView: { cy: { nodes(): { length: number } } } })
+                .cgraphView.cy.nodes().length > k,
+            { timeout: 15_000 },
+            drawn.length,
+          );
+        },
+      );
+
+      await t.step(
         "the module map draws every file, those without imports too, and says how many have",
         async () => {
           const u = new URL(server!.url);

@@ -7,6 +7,7 @@ import cytoscape from "cytoscape/dist/cytoscape.esm.min.mjs" with { type: "text"
 import app from "./page/app.js" with { type: "text" };
 import exportSvg from "./page/export_svg.js" with { type: "text" };
 import layout from "./page/layout.js" with { type: "text" };
+import lite from "./page/lite.js" with { type: "text" };
 import look from "./page/look.js" with { type: "text" };
 import panel from "./page/panel.js" with { type: "text" };
 import style from "./page/style.css" with { type: "text" };
@@ -24,6 +25,7 @@ export const ASSETS: Readonly<Record<string, Asset>> = {
   "app.js": { type: JS, body: app },
   "export_svg.js": { type: JS, body: exportSvg },
   "layout.js": { type: JS, body: layout },
+  "lite.js": { type: JS, body: lite },
   "look.js": { type: JS, body: look },
   "panel.js": { type: JS, body: panel },
   "cytoscape.mjs": { type: JS, body: cytoscape },

@@ -1,8 +1,10 @@
-// cgraph view: the page. Data from the JSON API (api/...), drawn with Cytoscape.js.
-// window.cgraphView exposes the graph and the last draw time (tests and the bench read them).
+// cgraph view: the page. Data from the JSON API (api/...), drawn with Cytoscape.js (graphs of
+// thousands of nodes: held by Cytoscape, painted by lite.js). window.cgraphView exposes the graph
+// and the last draw time with its phases (tests and the bench read them).
 import cytoscape from "./cytoscape.mjs";
 import { toSvg } from "./export_svg.js";
 import { fitViewport, layoutFor } from "./layout.js";
+import { LITE_SIZE, litePainter } from "./lite.js";
 import { CYCLE, kindColor, langColor, LEAN_FOCUS, legend, stylesheet } from "./look.js";
 import { el, renderPanel } from "./panel.js";
 
@@ -43,8 +45,26 @@ async function api(name, params = {}) {
   const headers = token ? { authorization: `Bearer ${token}` } : {};
   state.busy++;
   try {
+    const t0 = performance.now();
     const res = await fetch(`api/${name}?${q}`, { headers });
-    const body = await res.json().catch(() => ({ error: `${res.status} ${res.statusText}` }));
+    const t1 = performance.now();
+    const text = await res.text();
+    const t2 = performance.now();
+    let body;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = { error: `${res.status} ${res.statusText}` };
+    }
+    const t3 = performance.now();
+    state.lastApi = {
+      name,
+      headers: t1 - t0,
+      body: t2 - t1,
+      parse: t3 - t2,
+      bytes: text.length,
+      server: Number(res.headers.get("server-timing")?.match(/dur=([\d.]+)/)?.[1] ?? NaN),
+    };
     if (!res.ok || body.error) {
       const err = new Error(body.error ?? `${res.status} ${res.statusText}`);
       err.hint = body.hint;
@@ -97,19 +117,28 @@ function elementsOf(g) {
 }
 
 /**
- * Past this many nodes a graph is drawn the fast way: the lean stylesheet (no labels, straight
- * edges), edges hidden while panning, one device pixel per CSS pixel. `?lean_from=N` in the URL
- * moves the limit (the browser tests draw a small map the fast way).
+ * Past this many nodes a graph is drawn the fast way (`lean`): no labels until zoomed in, straight
+ * edges, one colour per kind and language. `?lean_from=N` in the URL moves the limit (the browser
+ * tests draw a small map the fast way).
  */
 const LEAN_FROM = Number(new URLSearchParams(location.search).get("lean_from")) || 1000;
 
 /**
- * `?webgl=1`: lean graphs drawn by Cytoscape's WebGL renderer (experimental in Cytoscape; with a
- * GPU it paints thousands of elements faster). Off by default: without a GPU (headless Chromium)
- * WebGL falls back to a software rasteriser and paints slower than the canvas. When the browser
- * has no WebGL at all, the canvas draws.
+ * Who draws a lean graph. `lite` (the default): the page itself (lite.js), Cytoscape holding the
+ * graph headless; thousands of elements in tens of milliseconds, where Cytoscape's renderers spend
+ * seconds on them (styles, bounding boxes, textures per element: 10,000 files and 15,000 imports
+ * took 3 to 4 s of CPU in its canvas renderer). `?renderer=canvas`: Cytoscape's canvas renderer
+ * with the lean stylesheet (as before lite.js). `?renderer=webgl` or `?webgl=1`: Cytoscape's WebGL
+ * renderer (experimental in Cytoscape; with a GPU it paints thousands of elements faster; without
+ * one, as in headless Chromium, WebGL falls back to a software rasteriser and paints slower than
+ * the canvas). When the browser has no WebGL at all, the canvas draws.
  */
-const WEBGL = new URLSearchParams(location.search).get("webgl") === "1" && hasWebgl();
+const LEAN_RENDERER = (() => {
+  const p = new URLSearchParams(location.search);
+  const asked = p.get("webgl") === "1" ? "webgl" : p.get("renderer");
+  if (asked === "webgl") return hasWebgl() ? "webgl" : "canvas";
+  return asked === "canvas" ? "canvas" : "lite";
+})();
 
 function hasWebgl() {
   try {
@@ -147,44 +176,58 @@ function draw(g, started = performance.now()) {
   const n = g.nodes.length;
   const large = n > LEAN_FROM;
   state.lean = large;
+  const renderer = large ? LEAN_RENDERER : "canvas";
   if (view.cy) view.cy.destroy();
+  view.lite = undefined;
   const t0 = performance.now();
   const layout = layoutFor(g, n);
   const container = $("graph");
   const placed = layout.positions !== undefined;
   const viewport = placed
     ? fitViewport(layout.positions, container.clientWidth, container.clientHeight, {
-      size: large ? 8 : 30,
+      size: large ? LITE_SIZE : 30,
       below: large ? 0 : 16,
     })
     : {};
-  const cy = cytoscape({
+  const elements = placed ? placedElementsOf(g, layout.positions) : elementsOf(g);
+  const tElements = performance.now();
+  const common = {
     container,
-    elements: placed ? placedElementsOf(g, layout.positions) : elementsOf(g),
-    style: stylesheet(large, n > 300),
+    elements,
     layout: placed ? { name: "cgraph-placed" } : { name: "preset", fit: false },
     ...viewport,
     minZoom: 0.02,
     maxZoom: 4,
-    wheelSensitivity: 0.3,
-    // A texture of the whole view while panning costs a render of its own on first paint;
-    // hiding the edges keeps panning smooth enough.
-    textureOnViewport: false,
-    hideEdgesOnViewport: large,
-    motionBlur: false,
-    boxSelectionEnabled: !large,
-    autoungrabify: large,
-    pixelRatio: large ? 1 : "auto",
-    ...(large && WEBGL ? { renderer: { name: "canvas", webgl: true } } : {}),
-  });
-  state.renderer = large && WEBGL ? "webgl" : "canvas";
+  };
+  const cy = renderer === "lite"
+    // Headless: the graph without styles or a renderer of Cytoscape's; lite.js paints it.
+    ? cytoscape({ ...common, headless: true, styleEnabled: false })
+    : cytoscape({
+      ...common,
+      style: stylesheet(large, n > 300),
+      wheelSensitivity: 0.3,
+      // A texture of the whole view while panning costs a render of its own on first paint;
+      // hiding the edges keeps panning smooth enough.
+      textureOnViewport: false,
+      hideEdgesOnViewport: large,
+      motionBlur: false,
+      boxSelectionEnabled: !large,
+      autoungrabify: large,
+      pixelRatio: large ? 1 : "auto",
+      ...(renderer === "webgl" ? { renderer: { name: "canvas", webgl: true } } : {}),
+    });
+  state.renderer = renderer;
+  if (renderer === "lite") view.lite = litePainter(cy, container, { cycle: CYCLE });
   view.cy = cy;
+  const tInit = performance.now();
   return new Promise((resolve) => {
     const painted = () => {
       const laidOut = performance.now();
       if (!placed) cy.fit(undefined, 30);
-      // Two frames: the one Cytoscape paints in, then one after it.
-      requestAnimationFrame(() =>
+      // Two frames: the one Cytoscape (or lite.js) paints in, then one after it.
+      let frame;
+      requestAnimationFrame(() => {
+        frame = performance.now();
         requestAnimationFrame(() => {
           const done = performance.now();
           state.lastDraw = {
@@ -193,11 +236,19 @@ function draw(g, started = performance.now()) {
             layoutMs: laidOut - t0,
             nodes: n,
             edges: cy.edges().length,
+            phases: {
+              ...state.lastApi,
+              elements: tElements - t0,
+              init: tInit - tElements,
+              layout: laidOut - tInit,
+              toFrame: frame - laidOut,
+              paint: done - frame,
+            },
           };
           view.ready = true;
           resolve(state.lastDraw);
-        })
-      );
+        });
+      });
     };
     if (placed) painted();
     else {
@@ -223,7 +274,8 @@ function focusEdgesOf(cy, id) {
   cy.batch(() => {
     const before = cy.edges(".focus").removeClass("focus");
     const mine = cy.getElementById(id).connectedEdges().addClass("focus");
-    if (state.lean) {
+    // Cytoscape's lean stylesheet has no rule for it (a rule is matched against every element).
+    if (state.lean && state.renderer !== "lite") {
       before.removeStyle();
       mine.style(LEAN_FOCUS);
     }
@@ -446,10 +498,22 @@ function download(name, blob) {
 }
 
 function svgOfView() {
-  return toSvg(view.cy, { kindColor, langColor, cycle: CYCLE });
+  return toSvg(view.cy, {
+    kindColor,
+    langColor,
+    cycle: CYCLE,
+    nodeSize: view.lite ? LITE_SIZE : undefined,
+  });
+}
+
+/** The whole view as a PNG Blob, twice the size. */
+function pngOfView() {
+  const opts = { output: "blob-promise", full: true, scale: 2, bg: "#ffffff" };
+  return view.lite ? view.lite.png(opts) : view.cy.png(opts);
 }
 
 view.svg = svgOfView;
+view.png = pngOfView;
 
 // ---- controls -------------------------------------------------------------------------------------
 
@@ -462,7 +526,7 @@ function setMode(mode, render = true) {
     l.hidden = !l.classList.contains(`for-${mode}`);
   }
   if (mode === "impact" && Number($("depth").value) < 2) $("depth").value = "3";
-  if (render) show();
+  return render ? show() : undefined;
 }
 
 async function loadProjects() {
@@ -517,10 +581,7 @@ function init() {
   $("copy-mcp").addEventListener("click", () => state.commands?.mcp && copy(state.commands.mcp));
   $("export-png").addEventListener("click", async () => {
     if (!view.cy) return;
-    download(
-      "cgraph-view.png",
-      await view.cy.png({ output: "blob-promise", full: true, scale: 2, bg: "#ffffff" }),
-    );
+    download("cgraph-view.png", await pngOfView());
   });
   $("export-svg").addEventListener("click", () => {
     if (!view.cy) return;
@@ -540,16 +601,19 @@ function init() {
   if (p.get("dir")) $("dir").value = p.get("dir");
   if (p.get("level")) $("level").value = p.get("level");
   const mode = p.get("mode");
+  let first;
   if (p.get("symbol")) {
     state.subject = { symbol: p.get("symbol"), file: p.get("file") || undefined };
     $("search").value = p.get("symbol");
-    setMode(mode === "impact" ? "impact" : "neighbors");
+    first = setMode(mode === "impact" ? "impact" : "neighbors");
   } else if (mode === "modules" || mode === "call-cycles") {
-    setMode(mode);
+    first = setMode(mode);
   } else {
     view.ready = true;
   }
-  loadProjects();
+  // The picker's list once the first graph is drawn: its queries (every graph's counts) would
+  // share the server and the database with the graph's own.
+  Promise.resolve(first).finally(loadProjects);
 }
 
 view.show = show;

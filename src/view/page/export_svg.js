@@ -9,8 +9,16 @@ const esc = (s) =>
 
 const num = (n) => Math.round(n * 10) / 10;
 
+/**
+ * `colors`: kindColor(kind), langColor(language), cycle; `nodeSize` when the graph is drawn by
+ * lite.js (Cytoscape headless, without styles: no sizes or bounding boxes of its own).
+ */
 export function toSvg(cy, colors) {
-  const bb = cy.elements().boundingBox({ includeLabels: true });
+  const size = colors.nodeSize;
+  const widthOf = (n) => size ?? n.width();
+  const bb = size === undefined
+    ? cy.elements().boundingBox({ includeLabels: true })
+    : boundsOf(cy, size);
   const pad = 20;
   const x0 = bb.x1 - pad;
   const y0 = bb.y1 - pad;
@@ -28,7 +36,7 @@ export function toSvg(cy, colors) {
   for (const e of cy.edges()) {
     const s = e.source().position();
     const t = e.target().position();
-    const r = e.target().width() / 2 + 2;
+    const r = widthOf(e.target()) / 2 + 2;
     const d = Math.hypot(t.x - s.x, t.y - s.y) || 1;
     const ex = t.x - ((t.x - s.x) / d) * r;
     const ey = t.y - ((t.y - s.y) / d) * r;
@@ -47,7 +55,7 @@ export function toSvg(cy, colors) {
     const d = n.data();
     const fill = colors.kindColor(d.kind);
     const ring = colors.langColor(d.language);
-    const w2 = n.width() / 2;
+    const w2 = widthOf(n) / 2;
     const dash = d.role !== "production" ? ' stroke-dasharray="3 2" fill-opacity="0.45"' : "";
     const title = `<title>${esc(d.qualified_name)} ${esc(d.path)}${
       d.line ? `:${d.line}` : ""
@@ -80,4 +88,18 @@ export function toSvg(cy, colors) {
   }
   out.push("</svg>");
   return out.join("\n");
+}
+
+/** The box of every node of `size` with a label below it. */
+function boundsOf(cy, size) {
+  let [x1, y1, x2, y2] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const n of cy.nodes()) {
+    const p = n.position();
+    x1 = Math.min(x1, p.x - size / 2 - 55);
+    x2 = Math.max(x2, p.x + size / 2 + 55);
+    y1 = Math.min(y1, p.y - size / 2);
+    y2 = Math.max(y2, p.y + size / 2 + 16);
+  }
+  if (x1 === Infinity) return { x1: 0, y1: 0, w: 0, h: 0 };
+  return { x1, y1, w: x2 - x1, h: y2 - y1 };
 }
