@@ -62,6 +62,7 @@ export function litePainter(cy, container, look) {
   // ---- input: drag to pan, wheel to zoom, click / double click on a node --------------------------
 
   let press;
+  let hovered = -1;
   const local = (ev) => {
     const box = canvas.getBoundingClientRect();
     return { x: ev.clientX - box.left, y: ev.clientY - box.top };
@@ -75,8 +76,11 @@ export function litePainter(cy, container, look) {
     const at = local(ev);
     if (!press) {
       const i = g.hit(at, cy.zoom(), cy.pan());
-      canvas.title = i < 0 ? "" : g.title(i);
-      canvas.style.cursor = i < 0 ? "" : "pointer";
+      if (i !== hovered) {
+        hovered = i;
+        canvas.title = i < 0 ? "" : g.title(i);
+        canvas.style.cursor = i < 0 ? "" : "pointer";
+      }
       return;
     }
     const dx = at.x - press.at.x;
