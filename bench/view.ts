@@ -2,11 +2,13 @@
  * `cgraph view` drawing times, in a real headless Chromium against a real server and FalkorDB:
  * a 500-node neighbourhood (one function with 500 callers) and the module map of a generated
  * repository (`files` files, 10,000 by default), by file and as `auto` draws it; the by-file map
- * also as Cytoscape's canvas renderer draws it (`&renderer=canvas`, what the page did before it
- * painted lean graphs itself), for comparison. Each figure is the median of `runs` page loads after
- * a first one (shown apart: nothing is compiled yet), from the request to the API until the graph
- * is laid out and painted, with its phases: the server's answer (its Server-Timing), the transfer,
- * JSON.parse, the page's elements and positions, Cytoscape's start, the frames until painted.
+ * (drawn by sigma.js, WebGL, past 1,000 nodes) also as Cytoscape's canvas renderer draws it
+ * (`&renderer=canvas`), for comparison. Each figure is the median of `runs` page loads after a
+ * first one (shown apart: nothing is compiled yet), from the request to the API until the graph is
+ * laid out and painted, with its phases: the server's answer (its Server-Timing), the transfer,
+ * JSON.parse, loading sigma.js, the page's positions and graph, the renderer's start, two frames,
+ * and the GPU's work on them until done. Chromium runs headless with software WebGL and canvas
+ * (SwiftShader: there is no GPU here), so that last phase is CPU work, often the largest.
  * Skipped, and says so, without a Chromium.
  */
 import { join } from "node:path";
@@ -90,14 +92,18 @@ interface Phases {
   headers: number;
   body: number;
   parse: number;
-  /** Positions and element objects. */
+  /** sigma.js and graphology loaded (their first draw on a page; 0 for Cytoscape). */
+  load: number;
+  /** Positions, and the graphology graph sigma draws. */
   elements: number;
-  /** cytoscape() itself, then its layout. */
+  /** The renderer's start (new Sigma(), or cytoscape() with its elements), then its layout. */
   init: number;
   layout: number;
-  /** To the frame Cytoscape (or lite.js) paints in, then one more. */
+  /** To the frame the renderer paints in, then one more. */
   toFrame: number;
   paint: number;
+  /** Then until the GPU (software WebGL here: SwiftShader) has drawn them. */
+  gpu: number;
 }
 
 interface Draw {
@@ -108,6 +114,8 @@ interface Draw {
   layoutMs: number;
   nodes: number;
   edges: number;
+  /** `sigma` or `canvas` (Cytoscape's). */
+  renderer: string;
   phases: Phases;
 }
 
@@ -188,11 +196,11 @@ export async function benchView(db: Db, opts: ViewBenchOptions): Promise<void> {
         `  ${label.padEnd(44)} ${med((r) => r.ms)}${target ? `   target ${target}` : ""}\n` +
           `    API ${med((r) => r.ms - r.drawMs)}: server ${med((r) => p(r).server)}, transfer ${
             med((r) => p(r).headers - p(r).server + p(r).body)
-          }, JSON.parse ${med((r) => p(r).parse)}; page: elements ${
+          }, JSON.parse ${med((r) => p(r).parse)}; page: load ${med((r) => p(r).load)}, elements ${
             med((r) => p(r).elements)
-          }, Cytoscape ${med((r) => p(r).init + p(r).layout)}, to painted ${
-            med((r) => p(r).toFrame + p(r).paint)
-          }\n` +
+          }, ${runs[0].renderer === "sigma" ? "sigma" : "Cytoscape"} ${
+            med((r) => p(r).init + p(r).layout)
+          }, frames ${med((r) => p(r).toFrame + p(r).paint)}, GPU ${med((r) => p(r).gpu)}\n` +
           `    ${runs[0].nodes} nodes, ${runs[0].edges} edges; first load ${fmtMs(first.ms)}${cpu}`,
       );
     };

@@ -1,7 +1,8 @@
 /**
  * Where a `cgraph view` draw's time goes, phase by phase: the server's answer (its Server-Timing),
- * the transfer, JSON.parse, the page's elements and positions, Cytoscape's start, the frames until
- * painted (app.js: state.lastDraw.phases), with the CPU time of server and browser; the median and
+ * the transfer, JSON.parse, loading sigma.js, the page's positions and graph, the renderer's start
+ * (sigma.js past 1,000 nodes, else Cytoscape), two frames, the GPU's work until done (software
+ * WebGL here) (app.js: state.lastDraw.phases), with the CPU time of server and browser; the median and
  * the best of `runs` loads after a first one. The repository is generated and indexed once and
  * kept (project `view-phases-N`, files under $TMPDIR/cgraph-view-phases/N), so a second run starts
  * at once; `hub` draws the bench's 500-caller function instead (project `view-phases-hub`).
@@ -11,8 +12,8 @@
  *     [--profile] [--trace] [--shot] [--drop]
  *
  * `--profile`: Chromium's CPU profiler over the last load, its top self-time functions printed and
- * the profile written for DevTools (for readable names, point src/view/assets.ts at
- * cytoscape.esm.mjs, not .min, while profiling); `--trace`: a performance trace of the last load
+ * the profile written for DevTools (sigma.js and Cytoscape are their minified builds: names are
+ * short); `--trace`: a performance trace of the last load
  * (DevTools' Performance panel); `--shot`: a screenshot after it; `--drop`: deletes the kept
  * project and its files. Outputs go to $TMPDIR/cgraph-view-phases/.
  */
@@ -130,16 +131,20 @@ async function measure(db: Db): Promise<void> {
         server: p.server,
         transfer: p.headers - p.server + p.body,
         parse: p.parse,
+        load: p.load,
         elements: p.elements,
-        cytoscape: p.init + p.layout,
-        painted: p.toFrame + p.paint,
+        renderer: p.init + p.layout,
+        frames: p.toFrame + p.paint,
+        gpu: p.gpu,
         kB: p.bytes / 1000,
       };
       if (i > 0) rows.push(row);
       console.log(
         `${i ? `run ${i}` : "first"}`.padEnd(8),
         fmt(row),
-        `(${d.nodes} nodes, ${d.edges} edges)`,
+        `(${d.nodes} nodes, ${d.edges} edges; ${
+          d.renderer === "sigma" ? "sigma.js" : "Cytoscape"
+        })`,
       );
     }
     if (flags.has("--shot")) {
