@@ -282,11 +282,15 @@ async function show() {
   }
   state.commands = g.commands;
   $("equivalent-cli").textContent = g.commands?.cli ?? "";
+  const what = [`${g.nodes.length} nodes, ${g.edges.length} edges`, ...g.notes];
+  // Set before drawing, about as long as it will be once drawn: a status line that wrapped onto
+  // another line only then would resize the graph just drawn (sigma.js processes its nodes again).
+  const likely = g.nodes.length > LEAN_FROM && LEAN_RENDERER === "sigma" ? "sigma.js" : "Cytoscape";
+  status([...what, `drawing with ${likely} …`].join(" · "));
   const drawn = await draw(g, started);
   if (!drawn) return;
-  const what = `${g.nodes.length} nodes, ${g.edges.length} edges`;
   const by = drawn.renderer === "sigma" ? "sigma.js" : "Cytoscape";
-  status([what, ...g.notes, `drawn by ${by} in ${Math.round(drawn.ms)} ms`].join(" · "));
+  status([...what, `drawn by ${by} in ${Math.round(drawn.ms)} ms`].join(" · "));
   if (state.note) message(state.note);
   if (!g.nodes.length) message(emptyText(g));
   else if (g.nodes.length === 1 && g.mode !== "modules") message(emptyText(g));
