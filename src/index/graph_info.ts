@@ -22,7 +22,10 @@ function edgeKey(e: Edge): string {
  * Per file: a digest of the edges it owns plus the files they touch (`digest\tpath\npath`), and
  * the edges themselves as JSON. Comparing digests replaces resolving the old tree a second time.
  */
-export function edgeCache(res: Resolution, paths: string[]): { digests: Record<string, string> } {
+export function edgeCache(
+  res: Pick<Resolution, "edges" | "pathOf">,
+  paths: string[],
+): { digests: Record<string, string> } {
   const digests: Record<string, string> = {};
   for (const path of paths) {
     const edges = res.edges.get(path) ?? [];
@@ -41,7 +44,10 @@ export function edgeCache(res: Resolution, paths: string[]): { digests: Record<s
 }
 
 /** The edges each of these files owns, as JSON (only for files whose edges were written). */
-export function edgeLists(res: Resolution, paths: string[]): Record<string, string> {
+export function edgeLists(
+  res: Pick<Resolution, "edges">,
+  paths: string[],
+): Record<string, string> {
   return Object.fromEntries(paths.map((p) => [p, JSON.stringify(res.edges.get(p) ?? [])]));
 }
 
