@@ -17,6 +17,7 @@
  * stand in valid code (`class A B {`, `int A f(`, `f() A(x);`), so ordinary code is left alone.
  * With `macroBodies`, function-like macros also become functions (see macroFunctions).
  */
+import { spaceOut } from "../blank.ts";
 import { blankConditionalsInCode } from "./conditionals.ts";
 import { applyEdits, macroFunctions } from "./macro_functions.ts";
 import { type Token, tokenize } from "./tokens.ts";
@@ -169,22 +170,6 @@ function blankLeadingWords(tokens: Token[]): [number, number][] {
     }
   }
   return ranges;
-}
-
-/** The text with each range's characters turned into spaces, its line breaks kept. */
-function spaceOut(text: string, ranges: [number, number][]): string {
-  if (!ranges.length) return text;
-  const sorted = [...ranges].sort((x, y) => x[0] - y[0]);
-  const parts: string[] = [];
-  let at = 0;
-  for (const [a, b] of sorted) {
-    const from = Math.max(a, at);
-    if (b <= from) continue;
-    parts.push(text.slice(at, from), text.slice(from, b).replace(/[^\r\n]/g, " "));
-    at = b;
-  }
-  parts.push(text.slice(at));
-  return parts.join("");
 }
 
 /** The tokens blankUpperCase reads, and its lookups: methods, not closures made per file. */

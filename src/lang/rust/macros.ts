@@ -16,6 +16,8 @@
  * `prepareMacros` (already set on the spec object).
  */
 
+import { spaceOut } from "../blank.ts";
+
 /** Macros whose arguments are comma-separated expressions (format strings included). */
 export const EXPRESSION_MACROS = new Set(
   `assert assert_eq assert_ne debug_assert debug_assert_eq debug_assert_ne vec format format_args
@@ -115,7 +117,7 @@ export function prepareMacros(text: string): string {
     }
     i++;
   }
-  return ranges.length ? blank(text, ranges) : text;
+  return spaceOut(text, ranges);
 }
 
 /** Start of the path before a macro name (`log::info`, `::std::println`), or the name itself. */
@@ -132,18 +134,4 @@ function pathStart(text: string, name: number): number {
     if (s === k) return k; // `::std` at the start of a path
     start = s;
   }
-}
-
-/** The text with spaces over each range (in order), line breaks kept. */
-function blank(text: string, ranges: [number, number][]): string {
-  const parts: string[] = [];
-  let at = 0;
-  for (const [a, b] of ranges) {
-    const from = Math.max(a, at);
-    if (b <= from) continue;
-    parts.push(text.slice(at, from), text.slice(from, b).replace(/[^\r\n]/g, " "));
-    at = b;
-  }
-  parts.push(text.slice(at));
-  return parts.join("");
 }
