@@ -112,10 +112,16 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
   const kept = opts.resident && opts.changed?.length ? residents.get(ref.keys.graph) : undefined;
   const targeted = kept?.walk && updateWalk(ref.root, kept.walk, opts.changed!);
   let walk = targeted ? targeted.walk : await walkRepository(ref.root);
-  // Every file will (or, from a copied graph, may) be parsed: the workers start now and load the
-  // languages found while the files are read (`index --full` started one already).
-  if (opts.full || seeding) prestartWorkers(workersAhead(walk.files.length));
-  warmLanguages(languageCounts(walk.files));
+  // Every file will be parsed: the workers start now and load the languages found while the
+  // files are read (`index --full` started one already). A new branch copied from a base parses
+  // what differs from it, usually a few files (parsed in this thread, see pool.ts): its workers
+  // start only if nothing could be copied.
+  const prestart = () => {
+    prestartWorkers(workersAhead(walk.files.length));
+    warmLanguages(languageCounts(walk.files));
+  };
+  if (opts.full) prestart();
+  else seeding?.then((seed) => seed || prestart(), () => prestart());
   let manifests = targeted
     ? targeted.kept.manifests
     : await readManifests(ref.root, walk.manifests);
@@ -151,6 +157,7 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
     walk.files,
     skipped,
     prior ? statLookup(prior.stat, prior.hashes) : undefined,
+    prior && ((path) => prior!.hashes.get(path)),
   );
   let current = new Map(read.map((f) => [f.candidate.path, f]));
   mark("scan");
@@ -162,9 +169,7 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
     noop = !seed && prior.manifestDigest === manifests.digest &&
       !changesOf(current, prior.hashes).any;
     if (!noop) {
-      // A one-shot run keeps the facts' JSON while it runs (see factsText); a long-lived one not.
-      previous = prior.resident ??
-        await loadPrevious(db, ref, prior, warnings, !opts.resident);
+      previous = prior.resident ?? await loadPrevious(db, ref, prior, warnings);
       mark("load");
       if (!previous) {
         // A full run reads every file: those the stat cache vouched for are read now.

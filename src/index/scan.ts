@@ -12,7 +12,10 @@ export function maxFileBytes(): number {
 
 export interface ReadFile {
   candidate: Candidate;
-  /** The file's bytes; empty when the stat cache vouched for its hash (it was not read). */
+  /**
+   * The file's bytes; empty when the stat cache vouched for its hash (it was not read), or when
+   * the graph holds the file as it is (it will not be parsed).
+   */
   bytes: Uint8Array;
   hash: string;
   size: number;
@@ -29,12 +32,14 @@ const NOT_READ = new Uint8Array(0);
 /**
  * Reads and hashes candidates; binary, oversized and unreadable files go to `skipped`. `known`
  * (the stat cache) may vouch for a candidate's hash from what the walk's stat saw: that file is
- * not read.
+ * not read. A file `stored` says the graph holds as it is (same path, same hash) is not kept in
+ * memory once hashed: it will not be parsed.
  */
 export async function readCandidates(
   candidates: Candidate[],
   skipped: Skipped[],
   known?: (c: Candidate) => string | undefined,
+  stored?: (path: string) => string | undefined,
 ): Promise<ReadFile[]> {
   const limit = maxFileBytes();
   const results: (ReadFile | Skipped)[] = new Array(candidates.length);
@@ -61,7 +66,9 @@ export async function readCandidates(
   const worker = async () => {
     while (next < toRead.length) {
       const i = toRead[next++];
-      results[i] = await readOne(candidates[i], limit);
+      const r = await readOne(candidates[i], limit);
+      if ("hash" in r && stored?.(r.candidate.path) === r.hash) r.bytes = NOT_READ;
+      results[i] = r;
     }
   };
   await Promise.all(Array.from({ length: Math.min(16, toRead.length) }, worker));

@@ -8,10 +8,14 @@
 import type { Db } from "../db/client.ts";
 import type { FileFacts } from "../graph/facts.ts";
 import { type Edge, fileNode, symbolNodes } from "../graph/model.ts";
+import { type FactsLayout, LayoutRecorder, packSegment, SEGMENT_FILES } from "./facts_store.ts";
 import { GraphWriter } from "./writer.ts";
 
-/** Files per batch: large enough to amortise a round trip, small enough to start early. */
-const BATCH = 250;
+/**
+ * Files per batch: large enough to amortise a round trip, small enough to start early. Each
+ * batch's facts are one stored segment (facts_store.ts).
+ */
+const BATCH = SEGMENT_FILES;
 /** Edges per write while resolution goes on: a round trip's worth, small enough to start early. */
 const EDGE_CHUNK = 1500;
 
@@ -67,6 +71,7 @@ class Batches<T> {
 
 export class StagingStream {
   private readonly batches: Batches<FileFacts>;
+  readonly #segments = new LayoutRecorder();
 
   /**
    * @param graph the staging graph; `hashes` and `facts` are the staging keys of the file-hash
@@ -85,9 +90,15 @@ export class StagingStream {
         await writer.files(batch.map(fileNode));
         await writer.symbols(batch.flatMap(symbolNodes));
         await db.hashSet(hashes, Object.fromEntries(batch.map((f) => [f.path, f.hash])));
-        await db.hashSet(facts, Object.fromEntries(batch.map((f) => [f.path, JSON.stringify(f)])));
+        const segment = this.#segments.next(batch.map((f) => f.path));
+        await db.hashSet(facts, { [segment]: packSegment(batch) });
       },
     );
+  }
+
+  /** Which segment holds each file's facts, as written. */
+  get layout(): FactsLayout {
+    return this.#segments.layout;
   }
 
   /** Queues one file's facts; a full batch starts writing without waiting for the caller. */

@@ -173,18 +173,14 @@ export class Structure {
   }
 
   private passing(f: FileFacts, add: boolean): void {
-    for (const call of bareNameCalls(f)) {
-      for (const a of call.argTypes!) {
-        if (!BARE.test(a)) continue;
-        const name = a.slice(1);
-        let files = this.bareArgs.get(name);
-        if (add) {
-          if (!files) this.bareArgs.set(name, files = new Set());
-          files.add(f.path);
-        } else if (files) {
-          files.delete(f.path);
-          if (!files.size) this.bareArgs.delete(name);
-        }
+    for (const name of bareArgNames(f)) {
+      let files = this.bareArgs.get(name);
+      if (add) {
+        if (!files) this.bareArgs.set(name, files = new Set());
+        files.add(f.path);
+      } else if (files) {
+        files.delete(f.path);
+        if (!files.size) this.bareArgs.delete(name);
       }
     }
   }
@@ -301,6 +297,29 @@ export function bareNameCalls(f: FileFacts): CallFact[] {
     bareNameCallsCache.set(f, calls);
   }
   return calls;
+}
+
+const bareArgNamesCache = new WeakMap<FileFacts, string[]>();
+
+/** The bare names a file passes as arguments, each once (what Structure.bareArgs indexes). */
+export function bareArgNames(f: FileFacts): string[] {
+  let names = bareArgNamesCache.get(f);
+  if (!names) {
+    const seen = new Set<string>();
+    for (const call of bareNameCalls(f)) {
+      for (const a of call.argTypes!) if (BARE.test(a)) seen.add(a.slice(1));
+    }
+    bareArgNamesCache.set(f, names = [...seen]);
+  }
+  return names;
+}
+
+/**
+ * Gives bareArgNames a file's names known without reading its calls (stored with its facts by
+ * src/index/facts_store.ts, which reads a file's calls only when something asks for them).
+ */
+export function knowBareArgNames(f: FileFacts, names: string[]): void {
+  bareArgNamesCache.set(f, names);
 }
 
 /** Whether `r` comes after `ref` in build order (path, then definition index). */
