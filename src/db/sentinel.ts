@@ -22,7 +22,7 @@ import { log } from "../log.ts";
 import { type Db, DbQueryError, DbUnavailableError } from "./client.ts";
 import { address, type Endpoint, type SentinelConfig } from "./config.ts";
 import { connectVerified, probeRedis, type Verified } from "./probe.ts";
-import { encodeCommand, withConnection } from "./resp.ts";
+import { respCommands } from "./resp.ts";
 
 /** How long one Sentinel may take to answer. */
 const SENTINEL_TIMEOUT_MS = 1500;
@@ -212,89 +212,7 @@ async function primaryRole(db: Db): Promise<string | undefined> {
   }
 }
 
-// ---- a minimal RESP2 client: a Sentinel is asked one or two commands on a fresh connection ----
-
-type Resp = string | number | null | Error | Resp[];
-
-/** Sends the commands on one connection and reads one reply each, within `timeoutMs` in all. */
-export function respCommands(
-  at: { host: string; port: number },
-  commands: string[][],
-  timeoutMs: number,
-): Promise<Resp[]> {
-  return withConnection(at, timeoutMs, async (conn) => {
-    for (const c of commands) await conn.write(encodeCommand(c));
-    let data = new Uint8Array(0);
-    const buf = new Uint8Array(16384);
-    while (true) {
-      const parsed = parseAll(data, commands.length);
-      if (parsed) return parsed;
-      const n = await conn.read(buf);
-      if (n === null) throw new Error("the connection was closed without an answer");
-      const next = new Uint8Array(data.length + n);
-      next.set(data);
-      next.set(buf.subarray(0, n), data.length);
-      data = next;
-    }
-  }).catch((err) => {
-    if (err instanceof Deno.errors.ConnectionRefused) {
-      throw new Error("nothing is listening there (connection refused)");
-    }
-    throw err;
-  });
-}
-
-/** `count` whole replies from `data`, or undefined when more bytes are needed. */
-export function parseAll(data: Uint8Array, count: number): Resp[] | undefined {
-  const out: Resp[] = [];
-  let pos = 0;
-  for (let i = 0; i < count; i++) {
-    const r = parseOne(data, pos);
-    if (!r) return undefined;
-    out.push(r.value);
-    pos = r.next;
-  }
-  return out;
-}
-
-function parseOne(data: Uint8Array, pos: number): { value: Resp; next: number } | undefined {
-  const eol = data.indexOf(13, pos);
-  if (eol < 0 || eol + 1 >= data.length) return undefined;
-  const line = new TextDecoder().decode(data.subarray(pos + 1, eol));
-  const next = eol + 2;
-  switch (String.fromCharCode(data[pos])) {
-    case "+":
-      return { value: line, next };
-    case "-":
-      return { value: new Error(line), next };
-    case ":":
-      return { value: Number(line), next };
-    case "$": {
-      const len = Number(line);
-      if (len < 0) return { value: null, next };
-      if (data.length < next + len + 2) return undefined;
-      return {
-        value: new TextDecoder().decode(data.subarray(next, next + len)),
-        next: next + len + 2,
-      };
-    }
-    case "*": {
-      const len = Number(line);
-      if (len < 0) return { value: null, next };
-      const items: Resp[] = [];
-      let at = next;
-      for (let i = 0; i < len; i++) {
-        const r = parseOne(data, at);
-        if (!r) return undefined;
-        items.push(r.value);
-        at = r.next;
-      }
-      return { value: items, next: at };
-    }
-    default:
-      throw new Error(`not a Redis answer: ${JSON.stringify(line.slice(0, 40))}`);
-  }
-}
+export { parseAll, respCommands } from "./resp.ts";
 
 /** What `cgraph db status` shows in sentinel mode. */
 export interface SentinelReport {

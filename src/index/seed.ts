@@ -16,6 +16,7 @@ import { commitDistance, defaultBranch } from "../project/branches.ts";
 import { type GraphInfo, listGraphs } from "../project/catalog.ts";
 import type { ProjectRef } from "../project/identity.ts";
 import { displayName, type GraphKeys, keysFor, sanitizeName } from "../project/names.ts";
+import { respCommands } from "../db/resp.ts";
 import { withLock } from "./lock.ts";
 
 /** The per-file state an incremental run reads, copied with the graph. */
@@ -28,7 +29,7 @@ export async function baseCandidates(db: Db, ref: ProjectRef): Promise<GraphInfo
   const graphs = (await listGraphs(db)).filter((g) =>
     g.project === ref.project && g.branch !== ref.branch && g.indexed_at && (g.files ?? 0) > 0
   );
-  if (!graphs.length) return [];
+  if (graphs.length < 2) return graphs;
   const head = ref.commit;
   const def = head ? await defaultBranch(ref.root) : undefined;
   const defName = def ? sanitizeName(def) : undefined;
@@ -58,8 +59,10 @@ export interface Seed {
 /**
  * Copies the closest base graph and its state to `ref`'s keys (which must not hold a graph yet).
  * The base's index lock is held until the copy is complete, so a base being re-indexed is never
- * copied half written. Returns once the state is copied (see Seed), or undefined when nothing
- * suitable exists (the caller indexes in full).
+ * copied half written. The graph copy is started first (it is the long part: the server forks,
+ * dumps and loads the graph and builds its indexes), then the state is copied meanwhile. Returns
+ * once the state is copied (see Seed), or undefined when nothing suitable exists (the caller
+ * indexes in full).
  */
 export async function startSeed(
   db: Db,
@@ -73,15 +76,30 @@ export async function startSeed(
     let stateDone!: (ok: boolean) => void;
     const stateCopied = new Promise<boolean>((r) => (stateDone = r));
     const whole = withLock(db, from.lock, what, async () => {
-      if (!(await copyState(db, from, ref.keys))) return stateDone(false);
+      if (!(await copyable(db, from))) return stateDone(false);
+      // A crash before the state is whole leaves a graph without it: the next run indexes in
+      // full, and a run that reads it half copied finds it incomplete and does so too.
+      await db.command(["DEL", ...stateKeys(ref.keys), ref.keys.pending]);
+      await db.deleteGraph(ref.keys.graph);
+      const graph = copyGraph(db, from, ref.keys);
+      graph.catch(() => {}); // awaited below
+      try {
+        await copyState(db, from, ref.keys);
+      } catch (err) {
+        stateDone(false);
+        await graph.catch(() => {});
+        throw err;
+      }
       stateDone(true);
-      await copyGraph(db, from, ref.keys);
+      await graph;
     }, { waitMs: opts.waitMs ?? 0 });
     whole.catch((err) => {
       log.debug(`seed: ${what} not copied: ${(err as Error).message}`);
       stateDone(false);
     });
     if (await stateCopied) return { branch: base.branch, graphReady: whole };
+    // The graph copy may still be running: the next candidate's copy would fail on its name.
+    await whole.catch(() => {});
   }
   if (candidates.length) {
     opts.warnings.push(
@@ -93,30 +111,66 @@ export async function startSeed(
   return undefined;
 }
 
-/** Copies a base's per-file state; false when the base is gone or its state is incomplete. */
-async function copyState(db: Db, from: GraphKeys, to: GraphKeys): Promise<boolean> {
+/** Whether a base can be copied: its graph exists, no run of it was interrupted, its state is whole. */
+async function copyable(db: Db, from: GraphKeys): Promise<boolean> {
   if (!(await db.graphExists(from.graph))) return false;
   if (await db.command<number>(["EXISTS", from.pending])) return false;
   for (const key of stateKeys(from)) {
     if (!(await db.command<number>(["EXISTS", key]))) return false;
   }
-  // State first, the graph last: a crash in between leaves no graph, so the next run seeds again.
-  const targets = stateKeys(to);
-  for (const [i, key] of stateKeys(from).entries()) await copyKey(db, key, targets[i]);
-  // The base's metadata too (which project files it was resolved with); rewritten by the run.
-  await copyKey(db, from.info, to.info);
-  await db.command(["DEL", to.pending]);
-  await db.deleteGraph(to.graph);
   return true;
 }
 
-/** GRAPH.COPY on a connection of its own: the main one stays free while the server copies. */
+/** Copies a base's per-file state and its metadata (which project files it was resolved with). */
+async function copyState(db: Db, from: GraphKeys, to: GraphKeys): Promise<void> {
+  const targets = stateKeys(to);
+  for (const [i, key] of stateKeys(from).entries()) await copyKey(db, key, targets[i]);
+  await copyKey(db, from.info, to.info);
+}
+
+/**
+ * GRAPH.COPY on a connection of its own: the main one stays free while the server copies. The
+ * server forks to dump the graph; while another child of it runs (a background save, an AOF
+ * rewrite) its fork is refused and retried in a loop, which some FalkorDB versions do not survive
+ * (the server stops answering): the copy is asked for once no such child runs. The connection is
+ * a bare one (AUTH, then the copy): a client's set-up costs more than the copy's round trip.
+ */
 async function copyGraph(db: Db, from: GraphKeys, to: GraphKeys): Promise<void> {
-  const own = await Db.connect(db.endpoint);
-  try {
-    await own.command(["GRAPH.COPY", from.graph, to.graph], WRITE_TIMEOUT_MS);
-  } finally {
-    await own.close();
+  if (db.isCluster) {
+    const own = await Db.connect(db.endpoint);
+    try {
+      await own.command(["GRAPH.COPY", from.graph, to.graph], WRITE_TIMEOUT_MS);
+    } finally {
+      await own.close();
+    }
+    return;
+  }
+  await noChildRunning(db);
+  const ep = db.endpoint;
+  const auth = ep.password
+    ? [ep.username ? ["AUTH", ep.username, ep.password] : ["AUTH", ep.password]]
+    : [];
+  const replies = await respCommands(
+    ep,
+    [...auth, ["GRAPH.COPY", from.graph, to.graph]],
+    WRITE_TIMEOUT_MS,
+  );
+  for (const r of replies) if (r instanceof Error) throw r;
+}
+
+/** Waits (up to 30 s) until the server runs no background save, AOF rewrite or module fork. */
+async function noChildRunning(db: Db): Promise<void> {
+  const until = Date.now() + 30_000;
+  for (let pause = 5; Date.now() < until; pause = Math.min(pause * 2, 100)) {
+    let info: string;
+    try {
+      info = String(await db.command(["INFO", "persistence"]));
+    } catch {
+      return; // INFO refused (a restricted user): copy at once
+    }
+    if (!/^(rdb_bgsave|aof_rewrite|module_fork)_in_progress:1/m.test(info)) return;
+    log.debug("seed: the server runs a background save; the copy waits for it");
+    await new Promise((r) => setTimeout(r, pause));
   }
 }
 
