@@ -265,11 +265,8 @@ function value(): unknown {
       return table[payload];
     case T_OBJ:
       return makers[payload](value);
-    case T_ARR: {
-      const a: unknown[] = [];
-      for (let i = 0; i < payload; i++) a.push(value());
-      return a;
-    }
+    case T_ARR:
+      return array(payload);
     case T_CONST:
       return payload === 0 ? false : payload === 1 ? true : null;
     case T_NEG:
@@ -278,6 +275,35 @@ function value(): unknown {
       return Number(table[payload]);
     default:
       throw new Error(`corrupt packed text at ${pos}`);
+  }
+}
+
+/**
+ * An array of the next `n` values, of exactly that size: pushing onto an empty array reserves room
+ * for 17 items, which for the many short arrays of facts (parameters, types) costs more memory
+ * than their items. Literals evaluate in order.
+ */
+function array(n: number): unknown[] {
+  switch (n) {
+    case 0:
+      return [];
+    case 1:
+      return [value()];
+    case 2:
+      return [value(), value()];
+    case 3:
+      return [value(), value(), value()];
+    case 4:
+      return [value(), value(), value(), value()];
+    case 5:
+      return [value(), value(), value(), value(), value()];
+    case 6:
+      return [value(), value(), value(), value(), value(), value()];
+    default: {
+      const a: unknown[] = [value(), value(), value(), value(), value(), value(), value()];
+      for (let i = 7; i < n; i++) a.push(value());
+      return a;
+    }
   }
 }
 
