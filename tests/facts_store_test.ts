@@ -86,7 +86,16 @@ Deno.test("packed: values read back as JSON gives them", () => {
 });
 
 async function fixtureFacts(): Promise<{ dir: string; facts: FileFacts[] }> {
-  const dir = await copyFixture("python", "typescript", "go", "java", "cpp", "rust", "kotlin");
+  const dir = await copyFixture(
+    "python",
+    "typescript",
+    "go",
+    "java",
+    "cpp",
+    "rust",
+    "kotlin",
+    "ruby",
+  );
   const walk = await walkRepository(dir);
   const read = await readCandidates(walk.files, []);
   return { dir, facts: await analyzeParallel(read, []) };
@@ -130,12 +139,14 @@ Deno.test("facts store: the name search never misses a file that mentions a name
     };
     const byFile = facts.map(mentioned);
     byFile.forEach((m) => m.forEach((w) => words.add(w)));
-    const sample = [...words].filter((_, i) => i % 7 === 0).slice(0, 60);
-    assert(sample.length > 20);
-    for (const name of sample) {
-      const names = new Set([name]);
+    const sample = [...words].filter((w, i) => i % 7 === 0 || /[^\w]/.test(w));
+    assert(sample.length > 20 && sample.some((w) => /[?!@$]/.test(w)), sample.join(" "));
+    // One name at a time, and all of them at once (a search tests many names in one pass).
+    for (const names of [...sample.map((n) => [n]), sample]) {
+      const set = new Set(names);
       for (const [i, f] of stored.entries()) {
-        if (byFile[i].has(name)) assert(mayMention(f, names), `${f.path} mentions ${name}`);
+        const hit = names.find((n) => byFile[i].has(n));
+        if (hit) assert(mayMention(f, set), `${f.path} mentions ${hit}`);
       }
     }
     // A name no file has is found nowhere, and fresh facts are not answered for.
