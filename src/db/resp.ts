@@ -64,14 +64,19 @@ export async function withConnection<T>(
 
 export type Resp = string | number | null | Error | Resp[];
 
-/** Sends the commands on one connection and reads one reply each, within `timeoutMs` in all. */
+/**
+ * Sends the commands on one connection and reads one reply each, within `timeoutMs` in all;
+ * `sent` is called once every command is written.
+ */
 export function respCommands(
   at: { host: string; port: number; tls?: boolean },
   commands: string[][],
   timeoutMs: number,
+  sent?: () => void,
 ): Promise<Resp[]> {
   return withConnection(at, timeoutMs, async (conn) => {
     for (const c of commands) await conn.write(encodeCommand(c));
+    sent?.();
     let data = new Uint8Array(0);
     const buf = new Uint8Array(16384);
     while (true) {

@@ -137,7 +137,7 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
   mark("scan");
 
   const seed: Seed | undefined = await seeding;
-  if (seeding) mark("copy");
+  if (seeding) mark("seed");
   let prior = await priorState(db, ref, opts, warnings, seed !== undefined);
   if (targeted && prior?.resident !== kept) {
     // What was kept no longer describes the graph: the tree is walked after all.
@@ -147,10 +147,21 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
   }
   const skipped = walk.skipped;
   mark("load");
+  // The stat cache: files read (or vouched for) and settled, for the paths the graph holds. An
+  // incremental run has it written before the graph (for a new branch: while the graph is still
+  // being copied).
+  let statWritten: Map<string, string> | undefined;
+  const writeStat = async (holds: (path: string) => boolean) => {
+    const stat = nextStatCache(read, holds, prior?.stat ?? new Map(), readAt);
+    if (stat.del.length) await db.command(["HDEL", ref.keys.stat, ...stat.del]);
+    if (Object.keys(stat.set).length) await db.hashSet(ref.keys.stat, stat.set);
+    statWritten = stat.entries;
+  };
   // The graph must be whole before anything is written to it.
-  const graphReady = seed
-    ? () => seed.graphReady.catch((err) => Promise.reject(new SeedFailed(err)))
-    : () => Promise.resolve();
+  const graphReady = async (holds?: (path: string) => boolean) => {
+    if (holds) await writeStat(holds);
+    if (seed) await seed.graphReady.catch((err) => Promise.reject(new SeedFailed(err)));
+  };
   const readAt = Date.now();
   const walkSkipped = skipped.length;
   let read = await readCandidates(
@@ -243,7 +254,8 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
         walk.listed,
       );
     } catch (err) {
-      // The graph could not be copied (nothing was written yet): a full index instead.
+      // The graph could not be copied (nothing was written to it yet; what is stored beside it
+      // is written anew): a full index instead.
       if (!(err instanceof SeedFailed)) throw err;
       warnings.push(
         `copying branch ${seed?.branch}'s graph failed (${err.message}); indexed in full`,
@@ -255,11 +267,9 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
     }
   } else state = await full(db, ref, read, summary, progress, mark, manifests, walk.listed);
 
-  // The stat cache: files read (or vouched for) and settled, for the paths the graph holds.
-  const stat = nextStatCache(read, (p) => state.hashes.has(p), prior?.stat ?? new Map(), readAt);
-  if (stat.del.length) await db.command(["HDEL", ref.keys.stat, ...stat.del]);
-  if (Object.keys(stat.set).length) await db.hashSet(ref.keys.stat, stat.set);
-  state.stat = stat.entries;
+  // (A full run, a fallback from a failed copy included, drops the stat cache: written now.)
+  if (!statWritten || summary.mode === "full") await writeStat((p) => state.hashes.has(p));
+  state.stat = statWritten!;
   const counts = (noop ? await storedCounts(db, ref) : undefined) ??
     await graphCounts(db, ref.keys.graph);
   summary.symbols = counts.symbols;

@@ -112,7 +112,7 @@ export async function incremental(
   summary: IndexSummary,
   progress: (p: Progress) => void,
   mark: (phase: string) => void,
-  graphReady: () => Promise<void>,
+  graphReady: (holds?: (path: string) => boolean) => Promise<void>,
   manifests: Manifests,
   listed: readonly string[],
 ): Promise<PreviousState> {
@@ -218,32 +218,11 @@ export async function incremental(
     : [];
   const oldEdges = oldLists.flatMap((raw) => (raw ? JSON.parse(raw) as Edge[] : []));
 
-  await graphReady();
-  mark("copy");
+  // What is stored beside the graph first: for a new branch, while the graph is still being
+  // copied. Until the graph is written too, the pending marker makes an interrupted run's next
+  // run full.
   progress({ phase: "write", done: 0, total: 4 });
-  const writer = new GraphWriter(db, ref.keys.graph);
   await db.command(["SET", ref.keys.pending, new Date().toISOString()]);
-  await writer.deleteFiles([...gone, ...nodes.addedFiles.map((f) => f.path)]);
-  await writer.deleteSymbols(nodes.removedSymbols);
-  await writer.deleteEdges(oldEdges);
-  progress({ phase: "write", done: 1, total: 4 });
-  await writer.files(nodes.addedFiles);
-  await writer.updateFiles(nodes.updatedFiles);
-  await writer.symbols(nodes.addedSymbols);
-  await writer.updateSymbols(nodes.updatedSymbols);
-  progress({ phase: "write", done: 2, total: 4 });
-  await writer.edges([...freshPaths, ...rewire].flatMap((p) => after.edges.get(p) ?? []));
-  const packages = providedPackages([...nextFacts.values()], structure.repo);
-  await writePackages(db, ref.keys.graph, packages, false);
-  progress({ phase: "write", done: 3, total: 4 });
-  await runPostIndexSteps({
-    db,
-    graph: ref.keys.graph,
-    root: ref.root,
-    facts: nextFacts.values(),
-    codeUnchanged: false,
-    paths: listed,
-  });
   if (gone.size) {
     for (const key of [ref.keys.files, ref.keys.edges, ref.keys.edgeLists]) {
       await db.command(["HDEL", key, ...gone]);
@@ -261,6 +240,32 @@ export async function incremental(
     freshPaths,
     gone,
   );
+  const packages = providedPackages([...nextFacts.values()], structure.repo);
+  mark("write");
+
+  await graphReady((p) => nextFacts.has(p));
+  mark("copy");
+  const writer = new GraphWriter(db, ref.keys.graph);
+  await writer.deleteFiles([...gone, ...nodes.addedFiles.map((f) => f.path)]);
+  await writer.deleteSymbols(nodes.removedSymbols);
+  await writer.deleteEdges(oldEdges);
+  progress({ phase: "write", done: 1, total: 4 });
+  await writer.files(nodes.addedFiles);
+  await writer.updateFiles(nodes.updatedFiles);
+  await writer.symbols(nodes.addedSymbols);
+  await writer.updateSymbols(nodes.updatedSymbols);
+  progress({ phase: "write", done: 2, total: 4 });
+  await writer.edges([...freshPaths, ...rewire].flatMap((p) => after.edges.get(p) ?? []));
+  await writePackages(db, ref.keys.graph, packages, false);
+  progress({ phase: "write", done: 3, total: 4 });
+  await runPostIndexSteps({
+    db,
+    graph: ref.keys.graph,
+    root: ref.root,
+    facts: nextFacts.values(),
+    codeUnchanged: false,
+    paths: listed,
+  });
   await db.command(["DEL", ref.keys.pending]);
   mark("write");
   if (rewire.length) log.debug(`incremental: rewired edges of ${rewire.length} unchanged file(s)`);

@@ -75,14 +75,24 @@ export async function startSeed(
     const what = `${base.project}:${base.branch}`;
     let stateDone!: (ok: boolean) => void;
     const stateCopied = new Promise<boolean>((r) => (stateDone = r));
+    const t0 = performance.now();
+    const since = () => `${Math.round(performance.now() - t0)} ms`;
     const whole = withLock(db, from.lock, what, async () => {
       if (!(await copyable(db, from))) return stateDone(false);
+      log.debug(`seed: copying ${what} (lock held after ${since()})`);
       // A crash before the state is whole leaves a graph without it: the next run indexes in
       // full, and a run that reads it half copied finds it incomplete and does so too.
       await db.command(["DEL", ...stateKeys(ref.keys), ref.keys.pending]);
       await db.deleteGraph(ref.keys.graph);
-      const graph = copyGraph(db, from, ref.keys);
-      graph.catch(() => {}); // awaited below
+      // The state is copied once the graph copy is sent: the server's main thread then copies
+      // the state while the copy's fork dumps the graph (not before the fork, which waits for it).
+      let sent!: () => void;
+      const commandSent = new Promise<void>((r) => (sent = r));
+      const graph = copyGraph(db, from, ref.keys, sent);
+      graph.catch(() => {}).finally(sent); // awaited below
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([commandSent, new Promise((r) => (timer = setTimeout(r, 250)))]);
+      clearTimeout(timer);
       try {
         await copyState(db, from, ref.keys);
       } catch (err) {
@@ -90,8 +100,10 @@ export async function startSeed(
         await graph.catch(() => {});
         throw err;
       }
+      log.debug(`seed: state copied after ${since()}`);
       stateDone(true);
       await graph;
+      log.debug(`seed: graph copied after ${since()}`);
     }, { waitMs: opts.waitMs ?? 0 });
     whole.catch((err) => {
       log.debug(`seed: ${what} not copied: ${(err as Error).message}`);
@@ -135,8 +147,14 @@ async function copyState(db: Db, from: GraphKeys, to: GraphKeys): Promise<void> 
  * (the server stops answering): the copy is asked for once no such child runs. The connection is
  * a bare one (AUTH, then the copy): a client's set-up costs more than the copy's round trip.
  */
-async function copyGraph(db: Db, from: GraphKeys, to: GraphKeys): Promise<void> {
+async function copyGraph(
+  db: Db,
+  from: GraphKeys,
+  to: GraphKeys,
+  sent: () => void,
+): Promise<void> {
   if (db.isCluster) {
+    sent();
     const own = await Db.connect(db.endpoint);
     try {
       await own.command(["GRAPH.COPY", from.graph, to.graph], WRITE_TIMEOUT_MS);
@@ -146,6 +164,7 @@ async function copyGraph(db: Db, from: GraphKeys, to: GraphKeys): Promise<void> 
     return;
   }
   await noChildRunning(db);
+  log.debug("seed: GRAPH.COPY sent");
   const ep = db.endpoint;
   const auth = ep.password
     ? [ep.username ? ["AUTH", ep.username, ep.password] : ["AUTH", ep.password]]
@@ -154,6 +173,7 @@ async function copyGraph(db: Db, from: GraphKeys, to: GraphKeys): Promise<void> 
     ep,
     [...auth, ["GRAPH.COPY", from.graph, to.graph]],
     WRITE_TIMEOUT_MS,
+    sent,
   );
   for (const r of replies) if (r instanceof Error) throw r;
 }
