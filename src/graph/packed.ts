@@ -314,6 +314,8 @@ export class PackedReader {
   private readonly table: string[];
   private readonly makers: ((v: () => unknown) => unknown)[] = [];
   private readonly shapeKeys: string[][] = [];
+  private readonly tableStart: number;
+  private readonly tableEnd: number;
 
   constructor(packed: string) {
     if (!packed.startsWith(MAGIC)) throw new Error("not a packed text");
@@ -324,6 +326,8 @@ export class PackedReader {
       throw new Error("corrupt packed text: its header");
     }
     this.text = packed;
+    this.tableStart = nl + 1;
+    this.tableEnd = tableEnd;
     this.table = JSON.parse(packed.slice(nl + 1, tableEnd)) as string[];
     const saved = save();
     try {
@@ -371,6 +375,14 @@ export class PackedReader {
     } finally {
       restore(saved);
     }
+  }
+
+  /**
+   * The string table as stored (JSON): a text search that finds nothing there finds nothing in
+   * any string (for text JSON does not escape).
+   */
+  get tableText(): string {
+    return this.text.slice(this.tableStart, this.tableEnd);
   }
 
   /** The table indexes of the strings `test` accepts. */

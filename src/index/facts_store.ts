@@ -149,7 +149,12 @@ function matching(reader: PackedReader, names: ReadonlySet<string>): Set<number>
       fresh.push(n);
     }
   }
-  for (const id of reader.stringIds(holdsOneOf(fresh))) m.ids.add(id);
+  const test = holdsOneOf(fresh);
+  // Most segments hold none of the names: one search of the table's text says so. (Names JSON
+  // would escape, surrogates among them, are looked for string by string.)
+  if (fresh.some((n) => /["\\\u0000-\u001f\ud800-\udfff]/.test(n)) || test(reader.tableText)) {
+    for (const id of reader.stringIds(test)) m.ids.add(id);
+  }
   return m.ids;
 }
 
