@@ -25,14 +25,11 @@ if (inWorker) {
     console.log(`cgraph ${VERSION}`);
     Deno.exit(0);
   }
-  // `index --full` parses every file: a parse worker starts before anything else loads (more once
-  // the walk has counted the files).
+  // `index --full` parses every file: its parse workers start and load the repository's languages
+  // before anything else loads (src/index/prestart.ts).
   const full = first === "index" && Deno.args.includes("--full") && !Deno.args.includes("--help");
-  if (bundled || full) {
-    const pool = await import("./src/index/pool.ts");
-    if (bundled) pool.setWorkerEntry(import.meta.url);
-    if (full) pool.prestartWorkers(1);
-  }
+  if (bundled) (await import("./src/index/pool.ts")).setWorkerEntry(import.meta.url);
+  if (full) (await import("./src/index/prestart.ts")).prestartFullIndex(Deno.args.slice(1));
   const { runCli } = await import("./src/cli/main.ts");
   Deno.exit(await runCli(Deno.args));
 }

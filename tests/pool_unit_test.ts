@@ -14,8 +14,9 @@ function drain(
   workers: number,
   shareAbove = 24,
   preloaded: Set<string>[] = [],
+  sizes?: number[],
 ): number[][] {
-  const q = new LanguageQueues(languages, shareAbove, preloaded);
+  const q = new LanguageQueues(languages, shareAbove, preloaded, sizes);
   const got: number[][] = Array.from({ length: workers }, () => []);
   const active = new Set(got.keys());
   while (active.size) {
@@ -35,6 +36,19 @@ Deno.test("parse pool: every file goes out once, in order within a worker", () =
   for (const files of got) {
     const ruby = files.filter((i) => langs[i] === "ruby");
     assertEquals(ruby, [...ruby].sort((a, b) => a - b));
+  }
+});
+
+Deno.test("parse pool: with sizes known, the largest files go out first", () => {
+  const langs = [...Array(60)].map(() => "c");
+  const sizes = langs.map((_, i) => (i === 41 ? 90_000 : i === 7 ? 50_000 : 100 + (i % 5)));
+  const got = drain(langs, 2, 24, [], sizes);
+  assertEquals(got.flat().sort((a, b) => a - b), [...Array(60).keys()]);
+  assertEquals([got[0][0], got[1][0]], [41, 7]);
+  // Equal sizes keep their order.
+  for (const files of got) {
+    const same = files.filter((i) => sizes[i] === 100);
+    assertEquals(same, [...same].sort((a, b) => a - b));
   }
 });
 

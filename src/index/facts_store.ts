@@ -26,7 +26,7 @@ import { createHash } from "node:crypto";
 import type { Db } from "../db/client.ts";
 import type { CallFact, FileFacts, ImportFact, InheritFact, TypeHint } from "../graph/facts.ts";
 import { PackedReader, Packer } from "../graph/packed.ts";
-import { BARE, bareArgNames, bareNameCalls, knowBareArgNames } from "./resolve/structure.ts";
+import { BARE_ARG_RULE, bareArgNames, knowBareArgNames } from "./resolve/structure.ts";
 
 /** The parts of a file's facts decoded only when read. */
 const LAZY = ["calls", "imports", "inherits", "hints"] as const;
@@ -42,10 +42,7 @@ const MAX_SMALL = 8;
 const FORMAT = "F1";
 
 /** How bare argument names are computed: stored names are used only by the same computation. */
-const FINGERPRINT = createHash("sha1")
-  .update(`${BARE.source}\n${bareNameCalls}\n${bareArgNames}`)
-  .digest("hex")
-  .slice(0, 12);
+const FINGERPRINT = createHash("sha1").update(BARE_ARG_RULE).digest("hex").slice(0, 12);
 
 /** Which segment holds each file's facts, and per segment its live files and its entries. */
 export interface FactsLayout {
@@ -152,10 +149,19 @@ function matching(reader: PackedReader, names: ReadonlySet<string>): Set<number>
   const test = holdsOneOf(fresh);
   // Most segments hold none of the names: one search of the table's text says so. (Names JSON
   // would escape, surrogates among them, are looked for string by string.)
-  if (fresh.some((n) => /["\\\u0000-\u001f\ud800-\udfff]/.test(n)) || test(reader.tableText)) {
+  if (fresh.some(escapedInJson) || test(reader.tableText)) {
     for (const id of reader.stringIds(test)) m.ids.add(id);
   }
   return m.ids;
+}
+
+/** Whether JSON.stringify writes a string otherwise than as it is (quotes, controls, surrogates). */
+function escapedInJson(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return true;
+  }
+  return false;
 }
 
 /**

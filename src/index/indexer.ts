@@ -27,7 +27,7 @@ import { type Seed, startSeed } from "./seed.ts";
 import { loadFacts, loadPrevious, type PreviousState, priorState, residents } from "./state.ts";
 import { nextStatCache, statLookup } from "./stat_cache.ts";
 import { walkRepository } from "./walk.ts";
-import { prestartWorkers, releaseWorkers, warmLanguages, workersAhead } from "./pool.ts";
+import { prepareWorkers, releaseWorkers } from "./pool.ts";
 
 export { dropResident, isListed, warmResident } from "./state.ts";
 export { statDigestOf } from "./graph_info.ts";
@@ -113,15 +113,13 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
   const targeted = kept?.walk && updateWalk(ref.root, kept.walk, opts.changed!);
   let walk = targeted ? targeted.walk : await walkRepository(ref.root);
   // Every file will be parsed: the workers start now and load the languages found while the
-  // files are read (`index --full` started one already). A new branch copied from a base parses
+  // files are read (`index --full` started them already). A new branch copied from a base parses
   // what differs from it, usually a few files (parsed in this thread, see pool.ts): its workers
   // start only if nothing could be copied.
-  const prestart = () => {
-    prestartWorkers(workersAhead(walk.files.length));
-    warmLanguages(languageCounts(walk.files));
-  };
-  if (opts.full) prestart();
-  else seeding?.then((seed) => seed || prestart(), () => prestart());
+  if (opts.full) prepareWorkers(walk.files);
+  else {seeding?.then((seed) =>
+      seed || prepareWorkers(walk.files), () =>
+      prepareWorkers(walk.files));}
   let manifests = targeted
     ? targeted.kept.manifests
     : await readManifests(ref.root, walk.manifests);
@@ -299,10 +297,4 @@ function changesOf(current: Map<string, ReadFile>, hashes: Map<string, string>):
   if (current.size !== hashes.size) return { any: true };
   for (const [path, file] of current) if (hashes.get(path) !== file.hash) return { any: true };
   return { any: false };
-}
-
-function languageCounts(files: { language: { name: string } }[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const f of files) counts.set(f.language.name, (counts.get(f.language.name) ?? 0) + 1);
-  return counts;
 }

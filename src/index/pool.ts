@@ -97,6 +97,30 @@ export function workersStarted(): number {
   return started.length;
 }
 
+/**
+ * Starts the workers a run over these files takes and has them load the files' languages (see
+ * prestartWorkers and warmLanguages). A no-op once a run has taken its workers since `since`
+ * (a census that finishes late must not start workers nobody takes).
+ */
+export function prepareWorkers(
+  files: { language: { name: string } }[],
+  since = runsTaken,
+): void {
+  if (since !== runsTaken) return;
+  prestartWorkers(workersAhead(files.length));
+  const counts = new Map<string, number>();
+  for (const f of files) counts.set(f.language.name, (counts.get(f.language.name) ?? 0) + 1);
+  warmLanguages(counts);
+}
+
+/** How many runs have taken started workers (see prepareWorkers). */
+let runsTaken = 0;
+
+/** The count prepareWorkers compares against: take it before a census starts. */
+export function runsSoFar(): number {
+  return runsTaken;
+}
+
 /** Ends workers started for a run that did not use them. */
 export function releaseWorkers(): void {
   for (const t of started) endWorker(t.worker);
@@ -107,11 +131,12 @@ export async function analyzeParallel(
   files: ReadFile[],
   skipped: Skipped[],
   onProgress: (done: number) => void = () => {},
-  onFacts: (facts: FileFacts) => void = () => {},
+  onFacts: (facts: FileFacts, json?: string) => void = () => {},
 ): Promise<FileFacts[]> {
   // Workers already started parse even a batch this thread would take: they are loaded.
   const ready = started;
   started = [];
+  runsTaken++;
   const n = !files.length
     ? 0
     : ready.length
@@ -121,7 +146,7 @@ export async function analyzeParallel(
   if (!files.length || (!ready.length && (files.length < INLINE_BELOW || n <= 1))) {
     const out = await analyzeFiles(files, skipped);
     onProgress(files.length);
-    out.forEach(onFacts);
+    for (const f of out) onFacts(f);
     return out;
   }
   const results: (FileFacts | undefined)[] = new Array(files.length);
@@ -129,6 +154,7 @@ export async function analyzeParallel(
     files.map((f) => f.candidate.language.name),
     SHARE_ABOVE,
     ready.slice(0, n).map((t) => t.languages),
+    files.map((f) => f.bytes.length),
   );
   let done = 0;
   const workers = Array.from(
@@ -155,9 +181,10 @@ export async function analyzeParallel(
           const reply = e.data;
           // The worker gets its next file before this thread does anything with the reply.
           send();
-          if ("facts" in reply) {
-            results[reply.id] = reply.facts;
-            onFacts(reply.facts);
+          if ("json" in reply) {
+            const facts = JSON.parse(reply.json) as FileFacts;
+            results[reply.id] = facts;
+            onFacts(facts, reply.json);
           } else {
             skipped.push({
               path: files[reply.id].candidate.path,
@@ -189,11 +216,16 @@ export class LanguageQueues {
   private readonly loaded = new Map<number, Set<string>>();
   private readonly takers = new Map<string, number>();
 
-  /** `preloaded[w]`: the languages worker w has loaded already (a started pool's warm-up). */
+  /**
+   * `preloaded[w]`: the languages worker w has loaded already (a started pool's warm-up).
+   * `sizes[id]`: a file's size; the largest files of a language go out first, so no worker is
+   * left with a large file while the others have finished (else files go out in order).
+   */
   constructor(
     languages: string[],
     private readonly shareAbove = SHARE_ABOVE,
     preloaded: Set<string>[] = [],
+    sizes?: number[],
   ) {
     preloaded.forEach((own, worker) => {
       this.loaded.set(worker, new Set(own));
@@ -204,8 +236,11 @@ export class LanguageQueues {
       if (q) q.push(id);
       else this.queues.set(language, [id]);
     });
-    // Each queue is taken from its end: reverse so files go out in their given order.
-    for (const q of this.queues.values()) q.reverse();
+    // Each queue is taken from its end: the largest (or the first) file last in it.
+    for (const q of this.queues.values()) {
+      if (sizes) q.sort((a, b) => sizes[a] - sizes[b] || b - a);
+      else q.reverse();
+    }
   }
 
   /** The next file index for `worker`, or undefined when it has nothing more to do. */

@@ -338,7 +338,7 @@ async function analyze(
   files: ReadFile[],
   summary: IndexSummary,
   progress: (p: Progress) => void,
-  onFacts?: (facts: FileFacts) => void,
+  onFacts?: (facts: FileFacts, json?: string) => void,
 ): Promise<FileFacts[]> {
   const facts = await analyzeParallel(
     files,

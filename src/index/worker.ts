@@ -16,8 +16,12 @@ export interface WarmRequest {
   warm: string[];
 }
 
+/**
+ * A file's facts as JSON: a string crosses to the main thread as one copy (an object graph is
+ * serialised and rebuilt), and the main thread stores that text as it is (the facts cache).
+ */
 export type ParseReply =
-  | { id: number; facts: import("../graph/facts.ts").FileFacts }
+  | { id: number; json: string }
   | { id: number; error: string };
 
 /** Serves parse requests on this worker's message port. */
@@ -41,7 +45,7 @@ export function serveParseRequests(): void {
       if (!spec) throw new Error(`unknown language ${req.language}`);
       scope.postMessage({
         id: req.id,
-        facts: await extractFacts(spec, req.path, req.bytes, req.hash),
+        json: JSON.stringify(await extractFacts(spec, req.path, req.bytes, req.hash)),
       });
     } catch (err) {
       scope.postMessage({ id: req.id, error: err instanceof Error ? err.message : String(err) });

@@ -5,6 +5,8 @@ import type { LanguageSpec } from "../../lang/spec.ts";
  * The type a value of a written type has for member lookup: `Optional[X]`, `X | None`,
  * `Promise<X>`, `X?` -> `X`; anything else to its bare name.
  */
+const NULL_TYPES = ["None", "null", "undefined", "nil"];
+
 export function valueType(text: string, spec: LanguageSpec): string {
   let t = text.trim().replace(/^(:|->)\s*/, "").trim();
   // Several results (`(T, error)`, `(n int, err error)`): a call's value is the first.
@@ -13,8 +15,9 @@ export function valueType(text: string, spec: LanguageSpec): string {
     t = first.includes(" ") ? first.slice(first.lastIndexOf(" ") + 1) : first;
   }
   for (let i = 0; i < 4; i++) {
-    const parts = splitTop(t, "|").map((p) => p.trim()).filter((p) =>
-      p && !(spec.nullTypes ?? ["None", "null", "undefined", "nil"]).includes(p)
+    const nulls = spec.nullTypes ?? NULL_TYPES;
+    const parts = (t.includes("|") ? splitTop(t, "|").map((p) => p.trim()) : [t]).filter((p) =>
+      p && !nulls.includes(p)
     );
     if (parts.length === 1) t = parts[0];
     else return "";
@@ -95,6 +98,8 @@ export function qualifiedType(text: string): string {
 
 /** `self .foo` / `this?.x` / `a::b` written with spaces: a compact dotted receiver. */
 export function normalizeReceiver(text: string): string {
+  // Nothing to compact (most receivers: `self.x`, `a.b`).
+  if (!/[\s:?>]/.test(text)) return text;
   return text.replace(/\s*(\?\.|\.|::|->)\s*/g, ".").replace(/\s+/g, " ").trim();
 }
 

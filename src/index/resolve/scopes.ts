@@ -17,6 +17,7 @@ import {
 import { atLevel, distinct, isType, nearest, packageOf, push, sameSymbol } from "./refs.ts";
 import { lastDot, splitArgs } from "./text.ts";
 import { openKey, piecesOf, type Structure } from "./structure.ts";
+import { Memo2, Memo3 } from "./memo.ts";
 
 /**
  * Names seen from a place: the structure of every file (owners, bases, nesting), imports and
@@ -44,11 +45,16 @@ export abstract class Scopes {
   readonly modulesByName: Map<string, DefRef[]>;
   readonly failures: string[] = [];
   /** exported() answers by file, name and alias. */
-  readonly exportCache = new Map<string, DefRef[]>();
+  readonly exportCache = new Memo3<string, string, string, DefRef[]>();
   /** The parts of open types by family and qualified name. */
   readonly openParts: Map<string, DefRef[]>;
   /** typeOfExpr answers by file, place, expression (and line in the call's own file). */
-  readonly typeCache = new Map<string, { type?: DefRef; known?: boolean; name?: string }>();
+  readonly typeCache = new Memo3<
+    string,
+    number,
+    string,
+    { type?: DefRef; known?: boolean; name?: string }
+  >();
   /** Set when a hint was chosen by the call's line (its answer must not be memoised). */
   lineSensitive = false;
   /**
@@ -56,10 +62,10 @@ export abstract class Scopes {
    * definitions no longer change, and are memoised (type refs: unless line-sensitive).
    */
   structureKnown = false;
-  readonly memberCache = new Map<string, DefRef[]>();
-  readonly typeRefCache = new Map<string, DefRef[]>();
-  readonly localCache = new Map<string, boolean>();
-  readonly fieldCache = new Map<string, TypeHint | undefined>();
+  readonly memberCache = new Memo3<string, string, boolean, DefRef[]>();
+  readonly typeRefCache = new Memo3<string, number, string, DefRef[]>();
+  readonly localCache = new Memo3<string, number, string, boolean>();
+  readonly fieldCache = new Memo2<string, string, TypeHint | undefined>();
   /** What parameters may hold: function values passed by callers, by `def id \0 name`. */
   readonly paramValues = new Map<string, DefRef[]>();
   /** Functions that are classes: their prototype holds methods (`Foo.prototype.m = ...`). */
@@ -482,8 +488,7 @@ export abstract class Scopes {
     for (const path of files) {
       // Memoised per (file, name): re-exports and wildcard chains are followed once. Answers cut
       // off by depth or picked by a call's line are not kept (any order gives the same edges).
-      const key = `${path}\0${name}\0${alias ?? ""}`;
-      const known = this.exportCache.get(key);
+      const known = this.exportCache.get(path, name, alias ?? "");
       if (known) {
         out.push(...known);
         continue;
@@ -491,7 +496,7 @@ export abstract class Scopes {
       const outer = this.lineSensitive;
       this.lineSensitive = false;
       const hits = this.exportedFrom(path, name, depth, alias);
-      if (!this.lineSensitive) this.exportCache.set(key, hits);
+      if (!this.lineSensitive) this.exportCache.set(path, name, alias ?? "", hits);
       this.lineSensitive ||= outer;
       out.push(...hits);
     }
@@ -581,13 +586,12 @@ export abstract class Scopes {
 
   resolveTypeRef(scope: FileScope, from: number, written: string): DefRef[] {
     if (!this.structureKnown) return this.resolveTypeRefUncached(scope, from, written);
-    const key = `${scope.facts.path}\0${from}\0${written}`;
-    const known = this.typeRefCache.get(key);
+    const known = this.typeRefCache.get(scope.facts.path, from, written);
     if (known) return known;
     const outer = this.lineSensitive;
     this.lineSensitive = false;
     const found = this.resolveTypeRefUncached(scope, from, written);
-    if (!this.lineSensitive) this.typeRefCache.set(key, found);
+    if (!this.lineSensitive) this.typeRefCache.set(scope.facts.path, from, written, found);
     this.lineSensitive ||= outer;
     return found;
   }
@@ -666,11 +670,10 @@ export abstract class Scopes {
     if (depth > 0 || !this.structureKnown) {
       return this.memberUncached(type, name, depth, seen, instance);
     }
-    const key = `${type.node.id}\0${name}\0${instance}`;
-    let found = this.memberCache.get(key);
+    let found = this.memberCache.get(type.node.id, name, instance);
     if (!found) {
       found = this.memberUncached(type, name, depth, seen, instance);
-      this.memberCache.set(key, found);
+      this.memberCache.set(type.node.id, name, instance, found);
     }
     return found;
   }

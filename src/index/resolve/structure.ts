@@ -322,13 +322,18 @@ const namesSeen = new Set<string>();
 /** An argument that is a bare name (`=step`): maybe a function passed by name. */
 export const BARE = /^=[\w$]+$/;
 
+/** BARE.test(a), without a regular expression for the common miss (most are types, not `=`). */
+function isBare(a: string): boolean {
+  return a.charCodeAt(0) === 61 && BARE.test(a);
+}
+
 const bareNameCallsCache = new WeakMap<FileFacts, CallFact[]>();
 
 /** A file's calls with an argument that is a bare name (kept per facts object). */
 export function bareNameCalls(f: FileFacts): CallFact[] {
   let calls = bareNameCallsCache.get(f);
   if (!calls) {
-    calls = f.calls.filter((c) => c.argTypes?.some((a) => BARE.test(a)));
+    calls = f.calls.filter((c) => c.argTypes?.some(isBare));
     bareNameCallsCache.set(f, calls);
   }
   return calls;
@@ -342,12 +347,15 @@ export function bareArgNames(f: FileFacts): string[] {
   if (!names) {
     const seen = new Set<string>();
     for (const call of bareNameCalls(f)) {
-      for (const a of call.argTypes!) if (BARE.test(a)) seen.add(a.slice(1));
+      for (const a of call.argTypes!) if (isBare(a)) seen.add(a.slice(1));
     }
     bareArgNamesCache.set(f, names = [...seen]);
   }
   return names;
 }
+
+/** How bareArgNames computes, as text: names stored with facts are used by the same rule only. */
+export const BARE_ARG_RULE = [BARE.source, isBare, bareNameCalls, bareArgNames].join("\n");
 
 /**
  * Gives bareArgNames a file's names known without reading its calls (stored with its facts by

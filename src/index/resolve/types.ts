@@ -5,6 +5,7 @@ import { CONF_TYPED, type DefRef, type FileScope, MAX_DEPTH, type TypeOf } from 
 import { depthOf, isType, packageOf } from "./refs.ts";
 import { lastDot, literalType, matchingParen, openingParen, splitArgs } from "./text.ts";
 import { Scopes } from "./scopes.ts";
+import { Memo2 } from "./memo.ts";
 
 /**
  * What a value is: the repository type of an expression (declared, constructed, returned,
@@ -19,15 +20,14 @@ export abstract class Types extends Scopes {
     if (depth > MAX_DEPTH) return this.cutOff({});
     // Memoised per place: a receiver chain is typed once, not once per call through it; unless
     // the answer hung on the call's line (which of several assignments is the latest).
-    const key = `${scope.facts.path}\0${from}\0${text}`;
-    const known = this.typeCache.get(key);
+    const known = this.typeCache.get(scope.facts.path, from, text);
     if (known) return known;
     const outer = this.lineSensitive;
     this.lineSensitive = false;
     const found = this.typeOfExprUncached(scope, from, text, depth);
     // Only answers that hung neither on the call's line nor on how deep the search began are
     // kept: the same facts must give the same edges whatever order files are resolved in.
-    if (!this.lineSensitive) this.typeCache.set(key, found);
+    if (!this.lineSensitive) this.typeCache.set(scope.facts.path, from, text, found);
     this.lineSensitive ||= outer;
     return found;
   }
@@ -336,14 +336,19 @@ export abstract class Types extends Scopes {
   /** A file-level typed name visible here (own file, imported by name, or the package's). */
   typeAlias(scope: FileScope, name: string): { hint: TypeHint; owner: FileScope } | undefined {
     // Asked for every type name the repository does not define (`String`, `List`): once per file.
-    const key = `${scope.facts.path}\0${name}`;
-    if (this.aliasCache.has(key)) return this.aliasCache.get(key);
+    if (this.aliasCache.has(scope.facts.path, name)) {
+      return this.aliasCache.get(scope.facts.path, name);
+    }
     const found = this.typeAliasUncached(scope, name);
-    this.aliasCache.set(key, found);
+    this.aliasCache.set(scope.facts.path, name, found);
     return found;
   }
 
-  readonly aliasCache = new Map<string, { hint: TypeHint; owner: FileScope } | undefined>();
+  readonly aliasCache = new Memo2<
+    string,
+    string,
+    { hint: TypeHint; owner: FileScope } | undefined
+  >();
 
   typeAliasUncached(
     scope: FileScope,
@@ -462,10 +467,9 @@ export abstract class Types extends Scopes {
   /** A field's hint: declared in the type's body, or assigned `self.x = ...` in its methods. */
   fieldHintOf(ts: FileScope, type: DefRef, field: string): TypeHint | undefined {
     if (!this.structureKnown) return this.fieldHintOfUncached(ts, type, field);
-    const key = `${type.node.id}\0${field}`;
-    if (this.fieldCache.has(key)) return this.fieldCache.get(key);
+    if (this.fieldCache.has(type.node.id, field)) return this.fieldCache.get(type.node.id, field);
     const hint = this.fieldHintOfUncached(ts, type, field);
-    this.fieldCache.set(key, hint);
+    this.fieldCache.set(type.node.id, field, hint);
     return hint;
   }
 
@@ -547,11 +551,10 @@ export abstract class Types extends Scopes {
    */
   isLocal(scope: FileScope, from: number, name: string): boolean {
     if (!this.structureKnown) return this.isLocalUncached(scope, from, name);
-    const key = `${scope.facts.path}\0${from}\0${name}`;
-    let local = this.localCache.get(key);
+    let local = this.localCache.get(scope.facts.path, from, name);
     if (local === undefined) {
       local = this.isLocalUncached(scope, from, name);
-      this.localCache.set(key, local);
+      this.localCache.set(scope.facts.path, from, name, local);
     }
     return local;
   }

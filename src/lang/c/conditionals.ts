@@ -10,6 +10,8 @@ import type { Token } from "./tokens.ts";
  */
 export function blankConditionalsInCode(tokens: Token[]): [number, number][] {
   const ranges: [number, number][] = [];
+  // Most files have no conditional at all: nothing to follow braces for.
+  if (!tokens.some((tk) => tk.kind === "pp" && /^#\s*if/.test(tk.text))) return ranges;
   const kept: Token[] = [];
   const braces: boolean[] = [];
   let code = 0;

@@ -4,6 +4,9 @@ import { opensCode } from "./conditionals.ts";
 /** Return type that marks a function-like macro rewritten as a function (see macroFunctions). */
 export const MACRO_MARK = "__m";
 
+/** A function-like macro's definition: its name and parameters. */
+const DEFINE = /^#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([\w\s,.]*)\)/;
+
 /**
  * Function-like macros as functions, so their bodies are parsed and their calls extracted:
  * `#define lua_pop(L,n) lua_settop(L, -(n)-1)` becomes `__m lua_pop(L,n){lua_settop(L, -(n)-1);}`
@@ -16,6 +19,7 @@ export const MACRO_MARK = "__m";
  */
 export function macroFunctions(tokens: Token[]): Map<number, string> {
   const edits = new Map<number, string>();
+  if (!tokens.some((tk) => tk.kind === "pp" && DEFINE.test(tk.text))) return edits;
   const kept: Token[] = [];
   const braces: boolean[] = [];
   let code = 0;
@@ -30,7 +34,7 @@ export function macroFunctions(tokens: Token[]): Map<number, string> {
       continue;
     }
     if (code > 0) continue;
-    const m = /^#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([\w\s,.]*)\)/.exec(tk.text);
+    const m = DEFINE.exec(tk.text);
     if (!m) continue;
     const head = m[0];
     const body = tk.text.slice(head.length);

@@ -21,7 +21,6 @@ import { blankConditionalsInCode } from "./conditionals.ts";
 import { applyEdits, macroFunctions } from "./macro_functions.ts";
 import { type Token, tokenize } from "./tokens.ts";
 
-const MACRO = /^[A-Z_][A-Z0-9_]{2,}$/;
 /** Upper-case names that are ordinary values or types, never annotations. */
 const NOT_MACROS = new Set(["NULL", "TRUE", "FALSE", "EOF", "FILE", "DIR", "BOOL", "VOID"]);
 
@@ -35,6 +34,9 @@ const KEYWORDS = new Set(
   using virtual void volatile wchar_t while _Bool _Complex _Atomic _Noreturn _Static_assert
   __attribute__ __declspec restrict __restrict __inline __forceinline`.split(/\s+/),
 );
+/** Tokens a declaration follows, and tokens that end a declarator. */
+const LIST_END = new Set([";", "{", "}"]);
+const DECLARATOR_END = new Set(["(", "[", "=", ";"]);
 /** Keywords that can start or qualify a type (`unsigned long`, `const T`). */
 const TYPE_WORDS = new Set(
   `auto bool char char8_t char16_t char32_t double float int long short signed unsigned void wchar_t
@@ -59,8 +61,17 @@ const NOT_TYPES = new Set(
   using namespace public private protected operator template`.split(/\s+/),
 );
 
+/** `[A-Z_][A-Z0-9_]{2,}` with at least one letter, and not one of NOT_MACROS. */
 export function isMacroName(text: string): boolean {
-  return MACRO.test(text) && /[A-Z]/.test(text) && !NOT_MACROS.has(text);
+  const n = text.length;
+  if (n < 3) return false;
+  let letter = false;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 65 && c <= 90) letter = true;
+    else if (c !== 95 && !(i > 0 && c >= 48 && c <= 57)) return false;
+  }
+  return letter && !NOT_MACROS.has(text);
 }
 
 /** The text with annotation macros replaced by spaces (same length, same lines). */
@@ -77,16 +88,23 @@ export function blankMacros(text: string, opts: { macroBodies?: boolean } = {}):
     if (edits.size) {
       code = applyEdits(code, edits);
       // A directive rewritten as a function is code now: its own tokens, in place.
-      tokens = tokens.flatMap((tk) => {
+      const rewritten: Token[] = [];
+      for (const tk of tokens) {
         const edit = tk.kind === "pp" ? edits.get(tk.start) : undefined;
-        if (edit === undefined) return [tk];
-        return tokenize(edit, true).map((t) => ({
-          ...t,
-          start: t.start + tk.start,
-          end: t.end + tk.start,
-          line: t.line + tk.line,
-        }));
-      });
+        if (edit === undefined) {
+          rewritten.push(tk);
+          continue;
+        }
+        for (const t of tokenize(edit, true)) {
+          rewritten.push({
+            ...t,
+            start: t.start + tk.start,
+            end: t.end + tk.start,
+            line: t.line + tk.line,
+          });
+        }
+      }
+      tokens = rewritten;
     }
   }
   tokens = tokens.filter((tk) => tk.kind !== "pp");
@@ -117,29 +135,35 @@ function without(tokens: Token[], ranges: [number, number][]): Token[] {
  */
 function blankLeadingWords(tokens: Token[]): [number, number][] {
   const n = tokens.length;
-  const t = (i: number) => (i >= 0 && i < n ? tokens[i].text : "");
-  const plain = (i: number) =>
-    i >= 0 && i < n && tokens[i].kind === "id" && !KEYWORDS.has(tokens[i].text) &&
-    !isMacroName(tokens[i].text);
+  // An identifier that is neither a keyword nor a macro's name, for each token (no closures here:
+  // a function made per file keeps the optimizer from settling).
+  const plain = new Uint8Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    const tk = tokens[i];
+    plain[i] = tk.kind === "id" && !KEYWORDS.has(tk.text) && !isMacroName(tk.text) ? 1 : 0;
+  }
   const ranges: [number, number][] = [];
   for (let i = 0; i < n; i++) {
-    const next = t(i + 1);
-    if (!plain(i) || !(plain(i + 1) || TYPE_WORDS.has(next) || QUALIFIERS.has(next))) continue;
+    if (plain[i] !== 1) continue;
+    const next = i + 1 < n ? tokens[i + 1].text : "";
+    if (!(plain[i + 1] === 1 || TYPE_WORDS.has(next) || QUALIFIERS.has(next))) continue;
     let j = i - 1;
-    while (j >= 0 && SPECIFIERS.has(t(j))) j--;
-    if (j >= 0 && !/^[;{}]$/.test(t(j))) continue;
+    while (j >= 0 && SPECIFIERS.has(tokens[j].text)) j--;
+    if (j >= 0 && !LIST_END.has(tokens[j].text)) continue;
     // i+1.. must be: type words, pointers, then the name and `(`
     let k = i + 1;
     let names = 0;
-    while (k < n && (tokens[k].kind === "id" || t(k) === "*" || t(k) === "&")) {
-      if (tokens[k].kind === "id") {
-        if (KEYWORDS.has(t(k)) && !TYPE_WORDS.has(t(k)) && !QUALIFIERS.has(t(k))) break;
-        if (!QUALIFIERS.has(t(k))) names++;
-      }
+    while (k < n) {
+      const tk = tokens[k];
+      if (tk.kind === "id") {
+        if (KEYWORDS.has(tk.text) && !TYPE_WORDS.has(tk.text) && !QUALIFIERS.has(tk.text)) break;
+        if (!QUALIFIERS.has(tk.text)) names++;
+      } else if (tk.text !== "*" && tk.text !== "&") break;
       k++;
     }
     // `local int f(`, `local const config table[2] = {`, `z_const unsigned char *next;`
-    if (names >= 2 && /^[([=;]$/.test(t(k)) && plain(k - 1)) {
+    const after = k < n ? tokens[k].text : "";
+    if (names >= 2 && DECLARATOR_END.has(after) && k - 1 >= 0 && plain[k - 1] === 1) {
       ranges.push([tokens[i].start, tokens[i].end]);
       i = k;
     }
@@ -163,77 +187,90 @@ function spaceOut(text: string, ranges: [number, number][]): string {
   return parts.join("");
 }
 
-function blankUpperCase(text: string, tokens: Token[]): [number, number][] {
-  const ranges: [number, number][] = [];
-  const blank = (from: number, to: number) => ranges.push([tokens[from].start, tokens[to].end]);
-  const n = tokens.length;
-  const t = (i: number) => (i >= 0 && i < n ? tokens[i].text : "");
-  const isId = (i: number) => i >= 0 && i < n && tokens[i].kind === "id";
-  const isMacro = (i: number) => isId(i) && isMacroName(tokens[i].text);
+/** The tokens blankUpperCase reads, and its lookups: methods, not closures made per file. */
+class Stream {
+  readonly n: number;
+  readonly ranges: [number, number][] = [];
+  constructor(readonly text: string, readonly tokens: Token[]) {
+    this.n = tokens.length;
+  }
+  blank(from: number, to: number): void {
+    this.ranges.push([this.tokens[from].start, this.tokens[to].end]);
+  }
+  t(i: number): string {
+    return i >= 0 && i < this.n ? this.tokens[i].text : "";
+  }
+  isId(i: number): boolean {
+    return i >= 0 && i < this.n && this.tokens[i].kind === "id";
+  }
+  isMacro(i: number): boolean {
+    return this.isId(i) && isMacroName(this.tokens[i].text);
+  }
   /** Index of the `)` closing the `(` at i, or -1. */
-  const close = (i: number, openCh = "(", closeCh = ")") => {
+  close(i: number, openCh = "(", closeCh = ")"): number {
     let depth = 0;
-    for (let j = i; j < n; j++) {
-      const s = t(j);
+    for (let j = i; j < this.n; j++) {
+      const s = this.t(j);
       if (s === openCh) depth++;
       else if (s === closeCh && --depth === 0) return j;
       else if (openCh === "<" && s === ">>" && (depth -= 2) <= 0) return j;
       else if (s === ";" || s === "{" || s === "}") return -1;
     }
     return -1;
-  };
+  }
   /** A macro with optional arguments at i: index of its last token, or -1. */
-  const unit = (i: number, args: boolean) => {
-    if (!isMacro(i)) return -1;
+  unit(i: number, args: boolean): number {
+    if (!this.isMacro(i)) return -1;
     if (
-      t(i + 1) === "(" && tokens[i + 1].start === tokens[i].end + countSpaces(text, tokens[i].end)
+      this.t(i + 1) === "(" &&
+      this.tokens[i + 1].start === this.tokens[i].end + countSpaces(this.text, this.tokens[i].end)
     ) {
       if (!args) return -1;
-      return close(i + 1);
+      return this.close(i + 1);
     }
     return i;
-  };
+  }
   /** Index of the `<` that opens the `>` at i, or -1. */
-  const openAngle = (i: number) => {
+  openAngle(i: number): number {
     let depth = 0;
     for (let j = i; j >= 0; j--) {
-      if (t(j) === ">") depth++;
-      else if (t(j) === ">>") depth += 2;
-      else if (t(j) === "<" && --depth === 0) return j;
-      else if (t(j) === ";" || t(j) === "{" || t(j) === "}") return -1;
+      if (this.t(j) === ">") depth++;
+      else if (this.t(j) === ">>") depth += 2;
+      else if (this.t(j) === "<" && --depth === 0) return j;
+      else if (this.t(j) === ";" || this.t(j) === "{" || this.t(j) === "}") return -1;
     }
     return -1;
-  };
+  }
   /** Whether a declaration may start at i (after `;`, braces, an access label, `template <...>`). */
-  const declStart = (i: number): boolean => {
+  declStart(i: number): boolean {
     let j = i - 1;
-    while (j >= 0 && isId(j) && SPECIFIERS.has(t(j))) j--;
+    while (j >= 0 && this.isId(j) && SPECIFIERS.has(this.t(j))) j--;
     if (j < 0) return true;
-    const p = t(j);
+    const p = this.t(j);
     if (p === ";" || p === "{" || p === "}") return true;
-    if (p === ":" && /^(public|private|protected)$/.test(t(j - 1))) return true;
+    if (p === ":" && /^(public|private|protected)$/.test(this.t(j - 1))) return true;
     if (p === ">") {
-      const open = openAngle(j);
-      return open > 0 && t(open - 1) === "template";
+      const open = this.openAngle(j);
+      return open > 0 && this.t(open - 1) === "template";
     }
     return false;
-  };
+  }
   /**
    * A declaration after the macros, from i: a type and a declarator name then `(`, `;`, `=`, `{`,
    * `[` or `,` (`Status DestroyDB(`, `const char *f(`, `int (f) (`, `auto size() ->`).
    */
-  const declarationAt = (i: number): boolean => {
+  declarationAt(i: number): boolean {
     let names = 0;
     let typed = false;
     let lastWasName = false;
-    for (let j = i; j < n && j < i + 40; j++) {
-      const s = t(j);
-      if (isId(j)) {
+    for (let j = i; j < this.n && j < i + 40; j++) {
+      const s = this.t(j);
+      if (this.isId(j)) {
         if (s === "operator") return typed || names > 0;
         if (QUALIFIERS.has(s) || SPECIFIERS.has(s)) continue;
         if (KEYWORDS.has(s) && !TYPE_WORDS.has(s)) return false;
         if (lastWasName) {
-          if (TYPE_WORDS.has(t(j - 1)) || names > 0) typed = true;
+          if (TYPE_WORDS.has(this.t(j - 1)) || names > 0) typed = true;
         }
         if (TYPE_WORDS.has(s)) typed = true;
         names++;
@@ -246,7 +283,7 @@ function blankUpperCase(text: string, tokens: Token[]): [number, number][] {
         continue;
       }
       if (s === "<") {
-        const end = close(j, "<", ">");
+        const end = this.close(j, "<", ">");
         if (end < 0) return false;
         j = end;
         continue;
@@ -256,53 +293,59 @@ function blankUpperCase(text: string, tokens: Token[]): [number, number][] {
         lastWasName = false;
         continue;
       }
-      if (s === "(" && isId(j + 1) && t(j + 2) === ")" && t(j + 3) === "(") return names > 0;
+      if (s === "(" && this.isId(j + 1) && this.t(j + 2) === ")" && this.t(j + 3) === "(") {
+        return names > 0;
+      }
       if (/^[(;={[,]$/.test(s)) return typed && names >= 2 || (typed && names >= 1 && !lastWasName);
       return false;
     }
     return false;
-  };
+  }
+}
 
+function blankUpperCase(text: string, tokens: Token[]): [number, number][] {
+  const v = new Stream(text, tokens);
+  const n = tokens.length;
   for (let i = 0; i < n; i++) {
-    const s = t(i);
+    const s = v.t(i);
     // 1. `class EXPORT Name {` / `struct EXPORT Name : Base {` / `class A B Name final {`.
-    if ((s === "class" || s === "struct" || s === "union") && isMacro(i + 1)) {
+    if ((s === "class" || s === "struct" || s === "union") && v.isMacro(i + 1)) {
       const units: [number, number][] = [];
       let j = i + 1;
-      for (let end = unit(j, true); end >= 0; end = unit(j, true)) {
+      for (let end = v.unit(j, true); end >= 0; end = v.unit(j, true)) {
         units.push([j, end]);
         j = end + 1;
       }
       // The last "macro" may be the class's own upper-case name.
-      if (!isId(j) || t(j) === "final") {
+      if (!v.isId(j) || v.t(j) === "final") {
         const last = units.pop();
         if (!last || last[0] !== last[1]) continue;
         j = last[0];
       }
       let k = j + 1;
-      if (t(k) === "<") k = close(k, "<", ">") + 1;
+      if (v.t(k) === "<") k = v.close(k, "<", ">") + 1;
       if (k <= 0) continue;
-      if (t(k) === "final") k++;
-      if ((t(k) === "{" || t(k) === ":") && units.length) {
-        for (const [a, b] of units) blank(a, b);
+      if (v.t(k) === "final") k++;
+      if ((v.t(k) === "{" || v.t(k) === ":") && units.length) {
+        for (const [a, b] of units) v.blank(a, b);
       }
       continue;
     }
-    if (!isMacro(i)) continue;
-    const end = unit(i, true);
+    if (!v.isMacro(i)) continue;
+    const end = v.unit(i, true);
     if (end < 0) continue;
     // 2. Leading macros of a declaration: `LUA_API int f (`, `YAML_CPP_API Node Load(`,
     //    `FMT_CONSTEXPR auto size() ->`, `inline FMT_INLINE void g() {`.
-    if (declStart(i)) {
+    if (v.declStart(i)) {
       let last = end;
-      while (isMacro(last + 1) && unit(last + 1, true) >= 0) last = unit(last + 1, true);
+      while (v.isMacro(last + 1) && v.unit(last + 1, true) >= 0) last = v.unit(last + 1, true);
       const after = last + 1;
       if (
-        declarationAt(after) ||
-        (isId(after) &&
-          /^(class|struct|union|template|namespace|enum|typedef|using|extern)$/.test(t(after)))
+        v.declarationAt(after) ||
+        (v.isId(after) &&
+          /^(class|struct|union|template|namespace|enum|typedef|using|extern)$/.test(v.t(after)))
       ) {
-        blank(i, last);
+        v.blank(i, last);
         i = last;
         continue;
       }
@@ -312,32 +355,32 @@ function blankUpperCase(text: string, tokens: Token[]): [number, number][] {
       const alone = (i === 0 || tokens[i - 1].line < tokens[i].line) &&
         (after >= n || tokens[after].line > lineEnd);
       if (
-        alone && !(isId(after) && t(after + 1) === "(") &&
-        !/^[{;:,.)([]$|^->$|^<<$|^[-+*/%&|^=<>!?]/.test(t(after))
+        alone && !(v.isId(after) && v.t(after + 1) === "(") &&
+        !/^[{;:,.)([]$|^->$|^<<$|^[-+*/%&|^=<>!?]/.test(v.t(after))
       ) {
-        blank(i, last);
+        v.blank(i, last);
         i = last;
         continue;
       }
     }
-    const prev = t(i - 1);
+    const prev = v.t(i - 1);
     // 3. Between a declaration's type and its declarator: `int ZEXPORT deflate(`,
     //    `char * ZEXPORT f(`, `struct state FAR *s;`, `(unsigned char FAR *)p`.
-    if (end === i && (isId(i - 1) || prev === "*" || prev === "&" || prev === ">")) {
-      const typeBefore = isId(i - 1);
-      if (!(typeBefore && ((KEYWORDS.has(prev) && !TYPE_WORDS.has(prev)) || isMacro(i - 1)))) {
+    if (end === i && (v.isId(i - 1) || prev === "*" || prev === "&" || prev === ">")) {
+      const typeBefore = v.isId(i - 1);
+      if (!(typeBefore && ((KEYWORDS.has(prev) && !TYPE_WORDS.has(prev)) || v.isMacro(i - 1)))) {
         let j = i;
-        while (isMacro(j + 1) && unit(j + 1, false) === j + 1) j++;
+        while (v.isMacro(j + 1) && v.unit(j + 1, false) === j + 1) j++;
         let k = j + 1;
         let stars = 0;
-        while (t(k) === "*" || t(k) === "&" || t(k) === "&&") k++, stars++;
+        while (v.t(k) === "*" || v.t(k) === "&" || v.t(k) === "&&") k++, stars++;
         let ok = false;
-        if (isId(k) && !KEYWORDS.has(t(k))) {
-          while (t(k + 1) === "::" && isId(k + 2)) k += 2;
-          ok = t(k + 1) === "(" || (typeBefore && /^[;=,[)]$/.test(t(k + 1)));
-        } else ok = typeBefore && stars > 0 && t(k) === ")";
+        if (v.isId(k) && !KEYWORDS.has(v.t(k))) {
+          while (v.t(k + 1) === "::" && v.isId(k + 2)) k += 2;
+          ok = v.t(k + 1) === "(" || (typeBefore && /^[;=,[)]$/.test(v.t(k + 1)));
+        } else ok = typeBefore && stars > 0 && v.t(k) === ")";
         if (ok) {
-          blank(i, j);
+          v.blank(i, j);
           i = j;
           continue;
         }
@@ -346,35 +389,35 @@ function blankUpperCase(text: string, tokens: Token[]): [number, number][] {
     // 4. After a declarator: `void Lock() EXCLUSIVE_LOCK_FUNCTION();`,
     //    `int f() const LOCKS_EXCLUDED(mu_) {`, `Mutex mu_ GUARDED_BY(x);`.
     let q = i - 1;
-    while (/^(const|volatile|override|final|noexcept|&|&&)$/.test(t(q))) q--;
+    while (/^(const|volatile|override|final|noexcept|&|&&)$/.test(v.t(q))) q--;
     let trailing = false;
-    if (t(q) === ")") {
+    if (v.t(q) === ")") {
       const open = openParen(tokens, q);
       const name = open - 1;
       trailing = open > 0 &&
-        ((isId(name) && !NOT_DECLARATORS.has(t(name)) && !KEYWORDS.has(t(name)) &&
-          !isMacro(name)) ||
-          t(name) === ">" || /^[^\w\s]+$/.test(t(name)) && t(name - 1) === "operator");
-    } else if (q === i - 1 && isId(q) && !KEYWORDS.has(t(q)) && !isMacro(q) && end > i) {
+        ((v.isId(name) && !NOT_DECLARATORS.has(v.t(name)) && !KEYWORDS.has(v.t(name)) &&
+          !v.isMacro(name)) ||
+          v.t(name) === ">" || /^[^\w\s]+$/.test(v.t(name)) && v.t(name - 1) === "operator");
+    } else if (q === i - 1 && v.isId(q) && !KEYWORDS.has(v.t(q)) && !v.isMacro(q) && end > i) {
       // a field: a type, then the field's name, then the annotation
-      const before = t(q - 1);
-      trailing = (isId(q - 1) && !NOT_TYPES.has(before) && !KEYWORDS.has(before) ||
+      const before = v.t(q - 1);
+      trailing = (v.isId(q - 1) && !NOT_TYPES.has(before) && !KEYWORDS.has(before) ||
         TYPE_WORDS.has(before) || before === ">" || before === "*" || before === "&") &&
-        /^[;=,{]$/.test(t(end + 1));
+        /^[;=,{]$/.test(v.t(end + 1));
     }
     if (trailing) {
       let last = end;
-      while (isMacro(last + 1) && unit(last + 1, true) >= 0) last = unit(last + 1, true);
-      const next = t(last + 1);
+      while (v.isMacro(last + 1) && v.unit(last + 1, true) >= 0) last = v.unit(last + 1, true);
+      const next = v.t(last + 1);
       if (
         /^[;{=:,]$/.test(next) || /^(const|override|final|noexcept|try|->)$/.test(next)
       ) {
-        blank(i, last);
+        v.blank(i, last);
         i = last;
       }
     }
   }
-  return ranges;
+  return v.ranges;
 }
 
 function countSpaces(text: string, at: number): number {

@@ -9,26 +9,17 @@ export interface Token {
   kind: "id" | "num" | "punct" | "str" | "pp";
 }
 
-/**
- * One token at a position (sticky): spaces, a line break, comments, an identifier, a number, a
- * quoted literal, or punctuation (longest first). Regular expressions run as compiled code even
- * before the JIT warms up, which a character loop does not: this is most of a file's preparation.
- */
-const TOKEN = new RegExp(
-  [
-    /([ \t\r\f\v]+)/, // 1 spaces
-    /(\n)/, // 2 line break
-    /(\/\/(?:[^\n\\]|\\\n?)*)/, // 3 line comment (a backslash-newline continues it)
-    /(\/\*[\s\S]*?(?:\*\/|$))/, // 4 block comment
-    /([A-Za-z_$][\w$]*)/, // 5 identifier (or a literal's prefix)
-    /((?:\d|\.(?=\d))(?:[eEpP][+-]|[\w$.'])*)/, // 6 number
-    /(["'])/, // 7 quote
-    /(<<=|>>=|\.\.\.|->\*|<=>|::|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^]=|\.\*|##|[\s\S])/, // 8
-  ].map((r) => r.source).join("|"),
-  "y",
-);
 /** A preprocessor line from its `#`: continuations and block comments included. */
 const DIRECTIVE = /#(?:[^\n\\/]|\\\r?\n|\\|\/\*[\s\S]*?(?:\*\/|$)|\/)*/y;
+/** Literal prefixes that a quote may follow: `u8"..."`, `L'x'`, `R"(...)"`, `u8R"x(...)x"`. */
+const LITERAL_PREFIX = /^(u8|u|U|L)?R?$/;
+/** Punctuators of three and of two characters (a longer one wins). */
+const PUNCT3 = new Set(["<<=", ">>=", "...", "->*", "<=>"]);
+const PUNCT2 = new Set(
+  `:: -> ++ -- << >> <= >= == != && || -= += *= /= %= &= |= ^= .* ##`.split(" "),
+);
+/** Characters that may start a punctuator longer than one character. */
+const PUNCT_START = new Set([..."<>.-:+=!&|*/%^#"].map((c) => c.charCodeAt(0)));
 
 function newlines(text: string, from: number, to: number): number {
   let n = 0;
@@ -36,15 +27,44 @@ function newlines(text: string, from: number, to: number): number {
   return n;
 }
 
-/** Tokens of C/C++ code; comments, literals' insides and preprocessor lines are skipped. */
+/** `[A-Za-z_$]` */
+function identStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36;
+}
+
+/** `[\w$]` */
+function identPart(c: number): boolean {
+  return identStart(c) || (c >= 48 && c <= 57);
+}
+
+function digit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/**
+ * Tokens of C/C++ code; comments, literals' insides and preprocessor lines are skipped. A scan by
+ * character codes: no match objects, one string per token (this runs over every C and C++ file).
+ */
 export function tokenize(text: string, withDirectives = false): Token[] {
   const out: Token[] = [];
   const len = text.length;
   let i = 0;
   let line = 0;
-  let lineStart = true; // only whitespace since the last line break
+  let lineStart = true; // only whitespace (and comments) since the last line break
   while (i < len) {
-    if (text.charCodeAt(i) === 35 && lineStart) { // `#`
+    const c = text.charCodeAt(i);
+    if (c === 10) { // a line break
+      line++;
+      lineStart = true;
+      i++;
+      continue;
+    }
+    if (c === 32 || c === 9 || c === 13 || c === 12 || c === 11) { // spaces
+      i++;
+      continue;
+    }
+    const start = i;
+    if (c === 35 && lineStart) { // `#`
       DIRECTIVE.lastIndex = i;
       DIRECTIVE.exec(text);
       const end = DIRECTIVE.lastIndex;
@@ -55,27 +75,36 @@ export function tokenize(text: string, withDirectives = false): Token[] {
       i = end;
       continue;
     }
-    TOKEN.lastIndex = i;
-    const m = TOKEN.exec(text)!;
-    const start = i;
-    i = TOKEN.lastIndex;
-    if (m[1] !== undefined) continue;
-    if (m[2] !== undefined) {
-      line++;
-      lineStart = true;
-      continue;
-    }
-    if (m[3] !== undefined || m[4] !== undefined) {
-      line += newlines(text, start, i);
-      continue;
+    if (c === 47) { // `/`: a comment?
+      const next = text.charCodeAt(i + 1);
+      if (next === 47) { // line comment; a backslash-newline continues it
+        i += 2;
+        while (i < len) {
+          const k = text.charCodeAt(i);
+          if (k === 10) break;
+          if (k === 92 && text.charCodeAt(i + 1) === 10) {
+            line++;
+            i += 2;
+          } else i++;
+        }
+        continue;
+      }
+      if (next === 42) { // block comment
+        const close = text.indexOf("*/", i + 2);
+        i = close < 0 ? len : close + 2;
+        line += newlines(text, start, i);
+        continue;
+      }
     }
     lineStart = false;
-    if (m[5] !== undefined) {
-      const word = m[5];
+    if (identStart(c)) {
+      i++;
+      while (i < len && identPart(text.charCodeAt(i))) i++;
+      const word = text.slice(start, i);
       // raw strings R"x(...)x", u8R"(...)", and prefixed literals u8"...", L'x'
-      const q = text[i];
-      if ((q === '"' || q === "'") && /^(u8|u|U|L)?R?$/.test(word)) {
-        if (word.endsWith("R") && q === '"') {
+      const q = text.charCodeAt(i);
+      if ((q === 34 || q === 39) && LITERAL_PREFIX.test(word)) {
+        if (word.endsWith("R") && q === 34) {
           const open = text.indexOf("(", i);
           const delim = open < 0 ? "" : text.slice(i + 1, open);
           const end = open < 0 ? -1 : text.indexOf(`)${delim}"`, open);
@@ -89,16 +118,31 @@ export function tokenize(text: string, withDirectives = false): Token[] {
       out.push({ text: word, start, end: i, line, kind: "id" });
       continue;
     }
-    if (m[6] !== undefined) {
-      out.push({ text: m[6], start, end: i, line, kind: "num" });
+    if (digit(c) || (c === 46 && digit(text.charCodeAt(i + 1)))) { // a number
+      i++;
+      while (i < len) {
+        const k = text.charCodeAt(i);
+        const sign = text.charCodeAt(i + 1);
+        if ((k === 101 || k === 69 || k === 112 || k === 80) && (sign === 43 || sign === 45)) {
+          i += 2;
+        } else if (identPart(k) || k === 46 || k === 39) i++;
+        else break;
+      }
+      out.push({ text: text.slice(start, i), start, end: i, line, kind: "num" });
       continue;
     }
-    if (m[7] !== undefined) {
+    if (c === 34 || c === 39) { // a quoted literal
       i = skipQuoted(text, start);
       out.push({ text: text.slice(start, i), start, end: i, line, kind: "str" });
       continue;
     }
-    out.push({ text: m[8], start, end: i, line, kind: "punct" });
+    let width = 1;
+    if (PUNCT_START.has(c)) {
+      if (PUNCT3.has(text.slice(i, i + 3))) width = 3;
+      else if (PUNCT2.has(text.slice(i, i + 2))) width = 2;
+    }
+    i += width;
+    out.push({ text: text.slice(start, i), start, end: i, line, kind: "punct" });
   }
   return out;
 }

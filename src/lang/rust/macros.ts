@@ -23,83 +23,99 @@ export const EXPRESSION_MACROS = new Set(
   info debug warn error trace bail ensure anyhow format_err`.split(/\s+/),
 );
 
-const IDENT = /[A-Za-z0-9_]/;
+/** `[A-Za-z0-9_]` */
+function ident(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+}
 
+/** White space as a regular expression's `\s` knows it. */
+function space(ch: string | undefined): boolean {
+  return ch !== undefined && /\s/.test(ch);
+}
+
+/** The text with the names of expression macros blanked (see above); a scan by character codes. */
 export function prepareMacros(text: string): string {
   if (!text.includes("!")) return text;
-  const out = text.split("");
-  let changed = false;
+  const ranges: [number, number][] = [];
   const n = text.length;
   let i = 0;
   while (i < n) {
-    const ch = text[i];
+    const c = text.charCodeAt(i);
+    const next = text.charCodeAt(i + 1);
     // Comments.
-    if (ch === "/" && text[i + 1] === "/") {
-      while (i < n && text[i] !== "\n") i++;
+    if (c === 47 && next === 47) { // `//`
+      const end = text.indexOf("\n", i);
+      i = end < 0 ? n : end;
       continue;
     }
-    if (ch === "/" && text[i + 1] === "*") {
+    if (c === 47 && next === 42) { // `/*`, nested
       let depth = 1;
       i += 2;
       while (i < n && depth > 0) {
-        if (text[i] === "/" && text[i + 1] === "*") (depth++, i += 2);
-        else if (text[i] === "*" && text[i + 1] === "/") (depth--, i += 2);
+        const k = text.charCodeAt(i);
+        const k2 = text.charCodeAt(i + 1);
+        if (k === 47 && k2 === 42) (depth++, i += 2);
+        else if (k === 42 && k2 === 47) (depth--, i += 2);
         else i++;
       }
       continue;
     }
     // Raw strings r"..", r#".."#, br#".."#.
-    if ((ch === "r" || (ch === "b" && text[i + 1] === "r")) && !IDENT.test(text[i - 1] ?? "")) {
-      let j = ch === "b" ? i + 2 : i + 1;
+    if ((c === 114 || (c === 98 && next === 114)) && !ident(text.charCodeAt(i - 1))) {
+      let j = c === 98 ? i + 2 : i + 1;
       let hashes = 0;
-      while (text[j] === "#") (hashes++, j++);
-      if (text[j] === '"') {
+      while (text.charCodeAt(j) === 35) (hashes++, j++);
+      if (text.charCodeAt(j) === 34) {
         const close = '"' + "#".repeat(hashes);
         const end = text.indexOf(close, j + 1);
         i = end < 0 ? n : end + close.length;
         continue;
       }
     }
-    if (ch === '"') {
+    if (c === 34) { // a string
       i++;
-      while (i < n && text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
+      while (i < n) {
+        const k = text.charCodeAt(i);
+        if (k === 34) break;
+        i += k === 92 ? 2 : 1;
+      }
       i++;
       continue;
     }
     // A character literal ('a', '\n', '\u{1F600}'), else a lifetime ('a).
-    if (ch === "'") {
-      if (text[i + 1] === "\\") {
+    if (c === 39) {
+      if (next === 92) {
         const end = text.indexOf("'", i + 2);
         i = end < 0 ? n : end + 1;
         continue;
       }
-      if (text[i + 2] === "'") {
+      if (text.charCodeAt(i + 2) === 39) {
         i += 3;
         continue;
       }
       i++;
       continue;
     }
-    if (IDENT.test(ch) && !IDENT.test(text[i - 1] ?? "")) {
-      let j = i;
-      while (j < n && IDENT.test(text[j])) j++;
-      const name = text.slice(i, j);
+    if (ident(c) && !ident(text.charCodeAt(i - 1))) {
+      let j = i + 1;
+      while (j < n && ident(text.charCodeAt(j))) j++;
       let k = j;
-      while (k < n && (text[k] === " " || text[k] === "\t")) k++;
-      if (text[k] === "!" && EXPRESSION_MACROS.has(name) && text[i - 1] !== "$") {
+      while (k < n && (text.charCodeAt(k) === 32 || text.charCodeAt(k) === 9)) k++;
+      if (
+        text.charCodeAt(k) === 33 && text.charCodeAt(i - 1) !== 36 &&
+        EXPRESSION_MACROS.has(text.slice(i, j))
+      ) {
         let open = k + 1;
-        while (open < n && /\s/.test(text[open])) open++;
-        if (text[open] === "(" || text[open] === "[") {
-          blank(out, pathStart(text, i), k + 1);
-          changed = true;
-        }
+        while (open < n && space(text[open])) open++;
+        const o = text.charCodeAt(open);
+        if (o === 40 || o === 91) ranges.push([pathStart(text, i), k + 1]);
       }
       i = j;
       continue;
     }
     i++;
   }
-  return changed ? out.join("") : text;
+  return ranges.length ? blank(text, ranges) : text;
 }
 
 /** Start of the path before a macro name (`log::info`, `::std::println`), or the name itself. */
@@ -107,18 +123,27 @@ function pathStart(text: string, name: number): number {
   let start = name;
   for (;;) {
     let k = start;
-    while (k > 0 && /[ \t]/.test(text[k - 1])) k--;
+    while (k > 0 && (text[k - 1] === " " || text[k - 1] === "\t")) k--;
     if (text[k - 1] !== ":" || text[k - 2] !== ":") return start;
     k -= 2;
-    while (k > 0 && /[ \t]/.test(text[k - 1])) k--;
+    while (k > 0 && (text[k - 1] === " " || text[k - 1] === "\t")) k--;
     let s = k;
-    while (s > 0 && IDENT.test(text[s - 1])) s--;
+    while (s > 0 && ident(text.charCodeAt(s - 1))) s--;
     if (s === k) return k; // `::std` at the start of a path
     start = s;
   }
 }
 
-/** Spaces over [from, to), line breaks kept. */
-function blank(out: string[], from: number, to: number): void {
-  for (let i = from; i < to; i++) if (out[i] !== "\n" && out[i] !== "\r") out[i] = " ";
+/** The text with spaces over each range (in order), line breaks kept. */
+function blank(text: string, ranges: [number, number][]): string {
+  const parts: string[] = [];
+  let at = 0;
+  for (const [a, b] of ranges) {
+    const from = Math.max(a, at);
+    if (b <= from) continue;
+    parts.push(text.slice(at, from), text.slice(from, b).replace(/[^\r\n]/g, " "));
+    at = b;
+  }
+  parts.push(text.slice(at));
+  return parts.join("");
 }
