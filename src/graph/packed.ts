@@ -158,25 +158,19 @@ export class Packer {
     if (!skip && typeof (o as { toJSON?: unknown }).toJSON === "function") {
       return this.value((o as { toJSON: () => unknown }).toJSON());
     }
-    let keys = Object.keys(o);
-    for (let i = 0; i < keys.length; i++) {
-      const k = keys[i];
-      const v = o[k];
-      if (
-        v === undefined || typeof v === "function" || typeof v === "symbol" || skip?.has(k)
-      ) {
-        // Rare: a property JSON leaves out (or the caller does). The rest of the keys, filtered.
-        keys = keys.filter((k) => {
-          const v = o[k];
-          return v !== undefined && typeof v !== "function" && typeof v !== "symbol" &&
-            !skip?.has(k);
-        });
-        break;
-      }
-    }
+    // One pass: the keys JSON keeps (kept in place), their values, and the shape they make.
+    const keys = Object.keys(o);
+    const values: unknown[] = new Array(keys.length);
+    let n = 0;
     let node = this.shapes;
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i];
+      const v = o[k];
+      if (v === undefined || typeof v === "function" || typeof v === "symbol" || skip?.has(k)) {
+        continue;
+      }
+      keys[n] = k;
+      values[n++] = v;
       let next = node.next?.get(k);
       if (!next) {
         next = { id: -1, next: undefined };
@@ -186,10 +180,10 @@ export class Packer {
     }
     if (node.id < 0) {
       node.id = this.shapeKeys.length;
-      this.shapeKeys.push(keys.map((k) => this.str(k)));
+      this.shapeKeys.push(keys.slice(0, n).map((k) => this.str(k)));
     }
     this.emit(node.id * 8 + T_OBJ);
-    for (let i = 0; i < keys.length; i++) this.value(o[keys[i]]);
+    for (let i = 0; i < n; i++) this.value(values[i]);
   }
 }
 
