@@ -48,7 +48,12 @@ const FINGERPRINT = createHash("sha1").update(BARE_ARG_RULE).digest("hex").slice
 export interface FactsLayout {
   segmentOf: Map<string, number>;
   live: Map<number, Set<string>>;
-  /** Entries a segment holds, live or not (files, and removals). */
+  /**
+   * Some segment stores bare argument names by another rule (written by another cgraph): its
+   * files' calls are read to compute them, and the next write rewrites every segment.
+   */
+  stale?: boolean;
+  /** Entries a segment holds, live or not. */
   entries: Map<number, number>;
 }
 
@@ -209,7 +214,9 @@ type Entry = [string, string, ...unknown[]];
 const OFFSETS = 2;
 
 /** A segment's index (its entries' paths and hashes), and a reader of its files' facts. */
-function openSegment(text: string): { entries: Entry[]; file: (e: Entry) => FileFacts } {
+function openSegment(
+  text: string,
+): { entries: Entry[]; file: (e: Entry) => FileFacts; current: boolean } {
   const nl = text.indexOf("\n");
   const [format, fingerprint, at] = text.slice(0, nl).split(" ");
   if (format !== FORMAT) throw new Error(`unknown facts format ${format}`);
@@ -223,7 +230,7 @@ function openSegment(text: string): { entries: Entry[]; file: (e: Entry) => File
     if (names) knowBareArgNames(f, e[OFFSETS + LAZY.length + 2] as string[]);
     return f;
   };
-  return { entries, file };
+  return { entries, file, current: names };
 }
 
 /** The files of a segment's field value, in stored order (their lazy parts not decoded yet). */
@@ -262,7 +269,8 @@ export async function loadFacts(
   // Newest first: a file's facts are those of the last segment with its current hash.
   segments.sort((a, b) => b[0] - a[0]);
   for (const [segment, text] of segments) {
-    const { entries, file } = openSegment(text);
+    const { entries, file, current } = openSegment(text);
+    if (!current) layout.stale = true;
     const live = new Set<string>();
     for (const e of entries) {
       const path = e[0];
@@ -291,7 +299,7 @@ export async function writeChanged(
   changed: Iterable<string>,
   gone: Iterable<string>,
 ): Promise<FactsLayout> {
-  if (!before) return await writeAll(db, key, facts);
+  if (!before || before.stale) return await writeAll(db, key, facts);
   const layout: FactsLayout = {
     segmentOf: new Map(before.segmentOf),
     live: new Map([...before.live].map(([s, paths]) => [s, new Set(paths)])),
