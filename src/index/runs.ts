@@ -178,13 +178,16 @@ export async function incremental(
   const editedBefore = edited.flatMap((p) => previous.facts.get(p) ?? []);
   const defined = (name: string) =>
     names.has(name) || editedBefore.some((f) => f.defs.some((d) => d.name === name));
+  // A one-shot run searches the stored facts' strings for the changed names (facts_store.ts)
+  // rather than read every file's facts; a long-lived process reads each file's mentions once and
+  // keeps them (affected.ts), which then answers faster.
   const only = manifestsChanged ? undefined : affectedFiles(
     previous.facts,
     nextFacts,
     new Set(edited),
     touchedOf,
     defined,
-    mayMention,
+    previous.structure ? undefined : mayMention,
   );
   if (structure === previous.structure && (!only || !structure.patch(fresh))) {
     structure = Structure.build([...nextFacts.values()], languageByName, manifests.texts);
