@@ -188,12 +188,15 @@ export class Structure {
   }
 
   private countNames(f: FileFacts, by: 1 | -1): void {
-    const seen = namesSeen;
-    seen.clear();
-    for (const d of f.defs) {
-      const name = d.name;
-      if (seen.has(name)) continue;
-      seen.add(name);
+    const defs = f.defs;
+    // A file's names each once: most files have few definitions, compared with those before it.
+    const seen = defs.length > 32 ? new Set<string>() : undefined;
+    for (let i = 0; i < defs.length; i++) {
+      const name = defs[i].name;
+      if (seen) {
+        if (seen.has(name)) continue;
+        seen.add(name);
+      } else if (earlier(defs, i, name)) continue;
       const n = (this.defNames.get(name) ?? 0) + by;
       if (n > 0) this.defNames.set(name, n);
       else this.defNames.delete(name);
@@ -316,8 +319,11 @@ export class Structure {
   }
 }
 
-/** countNames' set of a file's names (one set for every file: no set made per file). */
-const namesSeen = new Set<string>();
+/** Whether a definition before the i-th has this name. */
+function earlier(defs: readonly { name: string }[], i: number, name: string): boolean {
+  for (let j = 0; j < i; j++) if (defs[j].name === name) return true;
+  return false;
+}
 
 /** An argument that is a bare name (`=step`): maybe a function passed by name. */
 export const BARE = /^=[\w$]+$/;
