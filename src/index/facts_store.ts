@@ -240,6 +240,16 @@ export function unpackSegment(text: string): FileFacts[] {
 }
 
 /**
+ * Decodes every lazy part now (a long-lived process reads them all sooner or later: its first
+ * edit then does not pay for it).
+ */
+export function decodeAll(facts: Iterable<FileFacts>): void {
+  for (const f of facts) {
+    if (f instanceof StoredFacts) for (const key of LAZY) f[key];
+  }
+}
+
+/**
  * Whether a file's facts may mention one of `names` (affected.ts): for stored facts, whether one
  * of their strings holds one as a part, read without decoding them (false means surely not);
  * undefined for other facts (the caller reads them).

@@ -6,7 +6,7 @@
  */
 import type { Db } from "../db/client.ts";
 import type { FileFacts } from "../graph/facts.ts";
-import { type FactsLayout, loadFacts as loadStored } from "./facts_store.ts";
+import { decodeAll, type FactsLayout, loadFacts as loadStored } from "./facts_store.ts";
 import { languageByName } from "../lang/registry.ts";
 import type { ProjectRef } from "../project/identity.ts";
 import { keepWalk, type KeptWalk } from "./kept_walk.ts";
@@ -69,8 +69,9 @@ export async function warmResident(db: Db, ref: ProjectRef): Promise<boolean> {
         [],
       );
       if (!previous) return false;
-      // The tree's listing and the resolver's structure too: the first watched edit then walks
-      // and builds nothing.
+      // Every file's facts whole, the tree's listing and the resolver's structure too: the first
+      // watched edit then decodes, walks and builds nothing.
+      decodeAll(previous.facts.values());
       const walk = await walkRepository(ref.root);
       const manifests = await readManifests(ref.root, walk.manifests);
       const structure = Structure.build(
