@@ -245,7 +245,7 @@ export function unpackSegment(text: string): FileFacts[] {
  */
 export function decodeAll(facts: Iterable<FileFacts>): void {
   for (const f of facts) {
-    if (f instanceof StoredFacts) for (const key of LAZY) f[key];
+    if (f instanceof StoredFacts) { for (const key of LAZY) f[key]; }
   }
 }
 

@@ -155,10 +155,18 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
     if (Object.keys(stat.set).length) await db.hashSet(ref.keys.stat, stat.set);
     statWritten = stat.entries;
   };
-  // The graph must be whole before anything is written to it.
+  // The graph must be whole before anything is written to it (and a copied graph's edge lists
+  // before they are read).
+  const failed = (err: unknown) => Promise.reject(new SeedFailed(err));
   const graphReady = async (holds?: (path: string) => boolean) => {
     if (holds) await writeStat(holds);
-    if (seed) await seed.graphReady.catch((err) => Promise.reject(new SeedFailed(err)));
+    if (seed) await seed.graphReady.catch(failed);
+  };
+  const ready = {
+    graph: graphReady,
+    lists: async () => {
+      if (seed) await seed.listsReady.catch(failed);
+    },
   };
   const readAt = Date.now();
   const walkSkipped = skipped.length;
@@ -247,7 +255,7 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
         summary,
         progress,
         mark,
-        graphReady,
+        ready,
         manifests,
         walk.listed,
       );

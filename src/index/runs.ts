@@ -112,7 +112,12 @@ export async function incremental(
   summary: IndexSummary,
   progress: (p: Progress) => void,
   mark: (phase: string) => void,
-  graphReady: (holds?: (path: string) => boolean) => Promise<void>,
+  ready: {
+    /** The graph can be written (a new branch's copy is whole); writes the stat cache first. */
+    graph: (holds?: (path: string) => boolean) => Promise<void>;
+    /** The edge lists can be read and written (a new branch's are copied). */
+    lists: () => Promise<void>;
+  },
   manifests: Manifests,
   listed: readonly string[],
 ): Promise<PreviousState> {
@@ -128,7 +133,7 @@ export async function incremental(
   const deleted = [...previous.hashes.keys()].filter((p) => !current.has(p));
   summary.files.unchanged = current.size - added.length - modified.length;
   if (!added.length && !modified.length && !deleted.length && !manifestsChanged) {
-    await graphReady();
+    await ready.graph();
     mark("copy");
     await runPostIndexSteps({
       db,
@@ -216,6 +221,7 @@ export async function incremental(
   const nodes = nodeChanges(fresh, previous.facts, after.symbols);
   // The edges to delete: those the changed files and the rewired ones had.
   const owners = [...fresh.filter((f) => previous.facts.has(f.path)).map((f) => f.path), ...rewire];
+  await ready.lists();
   const oldLists = owners.length
     ? await db.command<(string | null)[]>(["HMGET", ref.keys.edgeLists, ...owners])
     : [];
@@ -246,7 +252,7 @@ export async function incremental(
   const packages = providedPackages([...nextFacts.values()], structure.repo);
   mark("write");
 
-  await graphReady((p) => nextFacts.has(p));
+  await ready.graph((p) => nextFacts.has(p));
   mark("copy");
   const writer = new GraphWriter(db, ref.keys.graph);
   await writer.deleteFiles([...gone, ...nodes.addedFiles.map((f) => f.path)]);

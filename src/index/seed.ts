@@ -54,6 +54,11 @@ export interface Seed {
    * parses and resolves while the server copies. Nothing may be written to the graph before.
    */
   graphReady: Promise<void>;
+  /**
+   * Settles once the edge lists are copied (the largest part of the state, copied last: the run
+   * reads and writes them only once it has resolved). Rejects as graphReady does.
+   */
+  listsReady: Promise<void>;
 }
 
 /**
@@ -75,6 +80,8 @@ export async function startSeed(
     const what = `${base.project}:${base.branch}`;
     let stateDone!: (ok: boolean) => void;
     const stateCopied = new Promise<boolean>((r) => (stateDone = r));
+    let listsDone!: () => void;
+    const listsCopied = new Promise<void>((r) => (listsDone = r));
     const t0 = performance.now();
     const since = () => `${Math.round(performance.now() - t0)} ms`;
     const whole = withLock(db, from.lock, what, async () => {
@@ -102,6 +109,8 @@ export async function startSeed(
       }
       log.debug(`seed: state copied after ${since()}`);
       stateDone(true);
+      await copyKey(db, from.edgeLists, ref.keys.edgeLists);
+      listsDone();
       await graph;
       log.debug(`seed: graph copied after ${since()}`);
     }, { waitMs: opts.waitMs ?? 0 });
@@ -109,7 +118,13 @@ export async function startSeed(
       log.debug(`seed: ${what} not copied: ${(err as Error).message}`);
       stateDone(false);
     });
-    if (await stateCopied) return { branch: base.branch, graphReady: whole };
+    if (await stateCopied) {
+      return {
+        branch: base.branch,
+        graphReady: whole,
+        listsReady: Promise.race([listsCopied, whole]),
+      };
+    }
     // The graph copy may still be running: the next candidate's copy would fail on its name.
     await whole.catch(() => {});
   }
@@ -133,11 +148,14 @@ async function copyable(db: Db, from: GraphKeys): Promise<boolean> {
   return true;
 }
 
-/** Copies a base's per-file state and its metadata (which project files it was resolved with). */
+/**
+ * Copies a base's per-file state but its edge lists (copied next, see Seed.listsReady), and its
+ * metadata (which project files it was resolved with).
+ */
 async function copyState(db: Db, from: GraphKeys, to: GraphKeys): Promise<void> {
-  const targets = stateKeys(to);
-  for (const [i, key] of stateKeys(from).entries()) await copyKey(db, key, targets[i]);
-  await copyKey(db, from.info, to.info);
+  for (const key of ["files", "facts", "edges", "info"] as const) {
+    await copyKey(db, from[key], to[key]);
+  }
 }
 
 /**
