@@ -61,17 +61,18 @@ export async function readCandidates(
       };
     }
   }
-  // A few reads in flight at once: the disk and the hashing overlap.
-  let next = 0;
-  const worker = async () => {
-    while (next < toRead.length) {
-      const i = toRead[next++];
-      const r = await readOne(candidates[i], limit);
-      if ("hash" in r && stored?.(r.candidate.path) === r.hash) r.bytes = NOT_READ;
-      results[i] = r;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(16, toRead.length) }, worker));
+  // Synchronous reads, a slice at a time with a turn of the event loop between slices (the
+  // database's replies, a graph copy under way): an awaited stat and read per file cost several
+  // times what the read alone costs (10,000 files: 0.37 -> 0.15 s). The walk's stat stands for the
+  // one before the read (taken earlier: a file changed since is hashed as it is, and its stat seen
+  // as changed next time).
+  for (let k = 0; k < toRead.length; k++) {
+    if (k % 256 === 255) await new Promise((r) => setTimeout(r, 0));
+    const i = toRead[k];
+    const r = readOne(candidates[i], limit);
+    if ("hash" in r && stored?.(r.candidate.path) === r.hash) r.bytes = NOT_READ;
+    results[i] = r;
+  }
   const out: ReadFile[] = [];
   for (const r of results) {
     if ("reason" in r) skipped.push(r);
@@ -80,25 +81,30 @@ export async function readCandidates(
   return out;
 }
 
-async function readOne(c: Candidate, limit: number): Promise<ReadFile | Skipped> {
+function readOne(c: Candidate, limit: number): ReadFile | Skipped {
   let bytes: Uint8Array;
-  let st: Deno.FileInfo;
+  let stat: FileStat;
+  const tooLarge = (size: number) => ({
+    path: c.path,
+    reason: `too large (${size} bytes > ${limit})`,
+  });
   try {
-    st = await Deno.stat(c.abs);
-    if (st.size > limit) return { path: c.path, reason: `too large (${st.size} bytes > ${limit})` };
-    bytes = await Deno.readFile(c.abs);
+    stat = c.stat ?? fileStatOf(Deno.statSync(c.abs));
+    if (stat.size > limit) return tooLarge(stat.size);
+    bytes = Deno.readFileSync(c.abs);
   } catch (err) {
     return { path: c.path, reason: `unreadable (${(err as Error).message})` };
   }
+  if (bytes.length > limit) return tooLarge(bytes.length);
   if (looksBinary(bytes)) return { path: c.path, reason: "binary" };
   const language = refineLanguage(c.language, c.path, bytes);
   return {
     candidate: language === c.language ? c : { ...c, language },
     bytes,
     hash: sha256(bytes),
-    size: st.size,
-    mtime: st.mtime?.getTime() ?? 0,
-    stat: fileStatOf(st),
+    size: stat.size,
+    mtime: stat.mtime,
+    stat,
   };
 }
 
