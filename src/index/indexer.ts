@@ -27,7 +27,8 @@ import { type Seed, startSeed } from "./seed.ts";
 import { loadFacts, loadPrevious, type PreviousState, priorState, residents } from "./state.ts";
 import { nextStatCache, statLookup } from "./stat_cache.ts";
 import { walkRepository } from "./walk.ts";
-import { prepareWorkers, releaseWorkers } from "./pool.ts";
+import { prepareWorkers, releaseWorkers, workersAhead } from "./pool.ts";
+import { toolsFor } from "../lang/parser.ts";
 
 export { dropResident, isListed, warmResident } from "./state.ts";
 export { statDigestOf } from "./graph_info.ts";
@@ -186,6 +187,14 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
     noop = !seed && prior.manifestDigest === manifests.digest &&
       !changesOf(current, prior.hashes).any;
     if (!noop) {
+      // A few files to parse are parsed in this thread (pool.ts): their languages load now, while
+      // the stored state is read.
+      const toParse = read.filter((f) => prior!.hashes.get(f.candidate.path) !== f.hash);
+      if (workersAhead(toParse.length) === 0) {
+        for (const spec of new Set(toParse.map((f) => f.candidate.language))) {
+          toolsFor(spec).catch(() => {}); // a failure shows when the file is parsed
+        }
+      }
       previous = prior.resident ?? await loadPrevious(db, ref, prior, warnings);
       mark("load");
       if (!previous) {
