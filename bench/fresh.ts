@@ -17,20 +17,15 @@ import { join } from "node:path";
 import type { Db } from "../src/db/client.ts";
 import { indexProject } from "../src/index/indexer.ts";
 import { RACY_DEFAULT_MS } from "../src/index/stat_cache.ts";
-import { cacheDir } from "../src/paths.ts";
 import { deleteGraphs } from "../src/project/catalog.ts";
 import { resolveProject } from "../src/project/identity.ts";
 // Index runs here sync decisions as the CLI's do: the steps come with the tool table.
 import "../src/tools/registry.ts";
 import { generateRepo } from "./genrepo.ts";
-import { git, percentile } from "./util.ts";
+import { type Figures, git, percentile, readHistory, writeHistory } from "./util.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const ROOT = new URL("../", import.meta.url).pathname;
-
-interface Figures {
-  [name: string]: number;
-}
 
 const TARGETS: Record<string, [number, string]> = {
   "noop@1000": [300, "< 300 ms"],
@@ -39,18 +34,6 @@ const TARGETS: Record<string, [number, string]> = {
   "fresh_p50@1000": [150, "< 150 ms"],
   "fresh_p50@10000": [300, "< 300 ms"],
 };
-
-function historyPath(): string {
-  return Deno.env.get("CGRAPH_BENCH_HISTORY") || join(cacheDir(), "bench-fresh.json");
-}
-
-async function readHistory(): Promise<Figures> {
-  try {
-    return JSON.parse(await Deno.readTextFile(historyPath())) as Figures;
-  } catch {
-    return {};
-  }
-}
 
 function line(label: string, key: string, value: number, previous: Figures): string {
   const prev = previous[key];
@@ -64,7 +47,7 @@ const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
 /** Runs the freshness benchmarks for each size; prints and records the figures. */
 export async function benchFresh(db: Db, sizes: number[], edits = 10): Promise<void> {
   const previous = await readHistory();
-  const now: Figures = { ...previous };
+  const now: Figures = {};
   for (const n of sizes) {
     const dir = await Deno.makeTempDir({ prefix: "cgraph-bench-fresh-" });
     try {
@@ -89,8 +72,7 @@ export async function benchFresh(db: Db, sizes: number[], edits = 10): Promise<v
       await Deno.remove(dir, { recursive: true }).catch(() => {});
     }
   }
-  await Deno.mkdir(join(historyPath(), ".."), { recursive: true });
-  await Deno.writeTextFile(historyPath(), JSON.stringify(now, null, 2));
+  await writeHistory(now);
 }
 
 async function benchSize(db: Db, dir: string, n: number, edits: number) {

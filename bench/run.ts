@@ -1,7 +1,9 @@
 /**
  * Benchmarks (`deno task bench [path] [--files N] [--large] [--mcp-only] [--fresh-only]
- * [--fresh-files 1000,10000]`): indexing (cold full index, no-op incremental and one-file-edit
- * incremental on a generated repository, and on `path` when given, with peak RSS), then freshness
+ * [--fresh-files 1000,10000] [--growth 1000,10000] [--growth-only]`): indexing (cold full index,
+ * no-op incremental and one-file-edit incremental on a generated repository, and on `path` when
+ * given, with peak RSS; then the cold index's growth curve, bench/growth.ts: a separate
+ * `cgraph index --full` per size, `--growth 1000,10000,100000` to include 100,000), then freshness
  * (bench/fresh.ts: CLI no-op and one-file edit, edit-to-fresh through a watching MCP server, at
  * each `--fresh-files` size, beside the previous run's figures), then the MCP tools over stdio (bench/mcp.ts: latencies and token
  * counts), then memory_linked_search on a warm server (bench/memory.ts), then `cgraph view`'s
@@ -22,6 +24,7 @@ import { resolveProject } from "../src/project/identity.ts";
 import { generateRepo } from "./genrepo.ts";
 import { benchBranch } from "./branch.ts";
 import { benchFresh } from "./fresh.ts";
+import { benchGrowth } from "./growth.ts";
 import { benchMcp } from "./mcp.ts";
 import { benchMemory } from "./memory.ts";
 import { benchView } from "./view.ts";
@@ -39,6 +42,8 @@ const { values, positionals } = parseArgs({
     "branch-files": { type: "string", default: "10000" },
     "fresh-files": { type: "string", default: "1000,10000" },
     "fresh-only": { type: "boolean" },
+    growth: { type: "string", default: "1000,10000" },
+    "growth-only": { type: "boolean" },
   },
   allowPositionals: true,
 });
@@ -102,10 +107,13 @@ async function benchRepo(
   }
 }
 
+const growthSizes = values.growth.split(",").map(Number).filter((n) => n > 0);
 const tmp = await Deno.makeTempDir({ prefix: "cgraph-bench-" });
 try {
   const freshSizes = values["fresh-files"].split(",").map(Number).filter((n) => n > 0);
-  if (values["fresh-only"]) {
+  if (values["growth-only"]) {
+    await benchGrowth(db, growthSizes);
+  } else if (values["fresh-only"]) {
     await benchFresh(db, freshSizes);
   } else if (!values["drills-only"]) {
     if (!values["mcp-only"]) {
@@ -114,7 +122,7 @@ try {
     }
     await benchRest();
   }
-  if (!values["skip-drills"] && !values["fresh-only"]) {
+  if (!values["skip-drills"] && !values["fresh-only"] && !values["growth-only"]) {
     await benchDrills(db, { soakCalls: 10_000, httpClients: 8, httpCalls: 500, kills: 20 });
   }
 } finally {
@@ -138,6 +146,7 @@ async function benchIndexing(): Promise<void> {
     paths.find((p) => p.endsWith(".py")),
     n <= 2000,
   );
+  if (growthSizes.length) await benchGrowth(db, growthSizes);
   if (values.large) {
     const big = await Deno.makeTempDir({ prefix: "cgraph-bench-large-" });
     try {

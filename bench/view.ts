@@ -1,9 +1,14 @@
 /**
  * `cgraph view` drawing times, in a real headless Chromium against a real server and FalkorDB:
  * a 500-node neighbourhood (one function with 500 callers) and the module map of a generated
- * repository (`files` files, 10,000 by default), by file and as `auto` draws it. Each figure is
- * the median of `runs` page loads after a first one (shown apart: nothing is compiled yet), from
- * the request to the API until the graph is laid out and painted (the API's share shown apart).
+ * repository (`files` files, 10,000 by default), by file and as `auto` draws it; the by-file map
+ * (drawn by sigma.js, WebGL, past 1,000 nodes) also as Cytoscape's canvas renderer draws it
+ * (`&renderer=canvas`), for comparison. Each figure is the median of `runs` page loads after a
+ * first one (shown apart: nothing is compiled yet), from the request to the API until the graph is
+ * laid out and painted, with its phases: the server's answer (its Server-Timing), the transfer,
+ * JSON.parse, loading sigma.js, the page's positions and graph, the renderer's start, two frames,
+ * and the GPU's work on them until done. Chromium runs headless with software WebGL and canvas
+ * (SwiftShader: there is no GPU here), so that last phase is CPU work, often the largest.
  * Skipped, and says so, without a Chromium.
  */
 import { join } from "node:path";
@@ -79,6 +84,28 @@ export function cpuMs(rootPid: number): number | undefined {
   return total;
 }
 
+/** A draw's phases (ms), as the page measures them (app.js: state.lastDraw.phases). */
+interface Phases {
+  /** The server's own time for the API call (Server-Timing). */
+  server: number;
+  /** From the request to the answer's headers, then its body read. */
+  headers: number;
+  body: number;
+  parse: number;
+  /** sigma.js and graphology loaded (their first draw on a page; 0 for Cytoscape). */
+  load: number;
+  /** Positions, and the graphology graph sigma draws. */
+  elements: number;
+  /** The renderer's start (new Sigma(), or cytoscape() with its elements), then its layout. */
+  init: number;
+  layout: number;
+  /** To the frame the renderer paints in, then one more. */
+  toFrame: number;
+  paint: number;
+  /** Then until the GPU (software WebGL here: SwiftShader) has drawn them. */
+  gpu: number;
+}
+
 interface Draw {
   /** CPU time of server and browser for the whole load (page, assets, API, draw). */
   cpu?: number;
@@ -87,6 +114,9 @@ interface Draw {
   layoutMs: number;
   nodes: number;
   edges: number;
+  /** `sigma` or `canvas` (Cytoscape's). */
+  renderer: string;
+  phases: Phases;
 }
 
 export async function benchView(db: Db, opts: ViewBenchOptions): Promise<void> {
@@ -159,18 +189,19 @@ export async function benchView(db: Db, opts: ViewBenchOptions): Promise<void> {
     /** The first load (cold: nothing compiled yet), then the median of the next `runs`. */
     const report = (label: string, all: Draw[], target: string) => {
       const [first, ...runs] = all;
-      const total = median(runs.map((r) => r.ms));
-      const draw = median(runs.map((r) => r.drawMs));
-      const layout = median(runs.map((r) => r.layoutMs));
-      const cpu = runs[0].cpu === undefined
-        ? ""
-        : `; CPU ${fmtMs(median(runs.map((r) => r.cpu!)))}`;
+      const med = (f: (d: Draw) => number) => fmtMs(median(runs.map(f)));
+      const cpu = runs[0].cpu === undefined ? "" : `; CPU ${med((r) => r.cpu!)}`;
+      const p = (r: Draw) => r.phases;
       console.log(
-        `  ${label.padEnd(34)} ${fmtMs(total)} (layout ${fmtMs(layout)} + paint ${
-          fmtMs(draw - layout)
-        }, API ${fmtMs(total - draw)}; ${runs[0].nodes} nodes, ${runs[0].edges} edges; first load ${
-          fmtMs(first.ms)
-        }${cpu})   target ${target}`,
+        `  ${label.padEnd(44)} ${med((r) => r.ms)}${target ? `   target ${target}` : ""}\n` +
+          `    API ${med((r) => r.ms - r.drawMs)}: server ${med((r) => p(r).server)}, transfer ${
+            med((r) => p(r).headers - p(r).server + p(r).body)
+          }, JSON.parse ${med((r) => p(r).parse)}; page: load ${med((r) => p(r).load)}, elements ${
+            med((r) => p(r).elements)
+          }, ${runs[0].renderer === "sigma" ? "sigma" : "Cytoscape"} ${
+            med((r) => p(r).init + p(r).layout)
+          }, frames ${med((r) => p(r).toFrame + p(r).paint)}, GPU ${med((r) => p(r).gpu)}\n` +
+          `    ${runs[0].nodes} nodes, ${runs[0].edges} edges; first load ${fmtMs(first.ms)}${cpu}`,
       );
     };
     console.log(`view (headless ${chromium}; median of ${opts.runs} loads after a first one):`);
@@ -186,6 +217,11 @@ export async function benchView(db: Db, opts: ViewBenchOptions): Promise<void> {
       "< 3 s",
     );
     report(`module map, ${summary.files.scanned} files, auto`, await measure(map), "< 3 s");
+    report(
+      `  the same by file, Cytoscape's canvas renderer`,
+      await measure({ ...map, level: "file", renderer: "canvas" }),
+      "",
+    );
     console.log(`  (index of the ${summary.files.scanned}-file repository: ${fmtMs(indexMs)})`);
     const load = Deno.loadavg()[0].toFixed(1);
     console.log(

@@ -3,36 +3,37 @@
  *
  * Imported with `type: "bytes"` so a bundled or compiled cgraph carries its grammars and needs no
  * network or npm cache at run time. The wasm files come from the pinned npm packages in deno.json.
+ * Each is loaded when first needed (a C repository loads the C grammar only, not all 17 MB of
+ * them, in the main thread and in every parse worker): one module per grammar (wasm/), imported
+ * with a literal specifier, so the bundler and `deno compile` still see and embed every one. (A
+ * dynamic import of the bytes themselves would reach the bundle as a CommonJS module, whose
+ * namespace esbuild builds by copying the array's every index: seconds for a large grammar.)
  */
-import runtime from "web-tree-sitter/web-tree-sitter.wasm" with { type: "bytes" };
-import python from "tree-sitter-python/tree-sitter-python.wasm" with { type: "bytes" };
-import javascript from "tree-sitter-javascript/tree-sitter-javascript.wasm" with { type: "bytes" };
-import typescript from "tree-sitter-typescript/tree-sitter-typescript.wasm" with { type: "bytes" };
-import tsx from "tree-sitter-typescript/tree-sitter-tsx.wasm" with { type: "bytes" };
-import go from "tree-sitter-go/tree-sitter-go.wasm" with { type: "bytes" };
-import rust from "tree-sitter-rust/tree-sitter-rust.wasm" with { type: "bytes" };
-import ruby from "tree-sitter-ruby/tree-sitter-ruby.wasm" with { type: "bytes" };
-import c from "tree-sitter-c/tree-sitter-c.wasm" with { type: "bytes" };
-import cpp from "tree-sitter-cpp/tree-sitter-cpp.wasm" with { type: "bytes" };
-import java from "tree-sitter-java/tree-sitter-java.wasm" with { type: "bytes" };
-import csharp from "tree-sitter-c-sharp/tree-sitter-c_sharp.wasm" with { type: "bytes" };
-import kotlin from "tree-sitter-kotlin/tree-sitter-kotlin.wasm" with { type: "bytes" };
+type Bytes = Promise<{ default: Uint8Array }>;
 
 /** The web-tree-sitter runtime itself (passed to `Parser.init` so it never fetches a file). */
-export const RUNTIME_WASM: Uint8Array = runtime;
+export async function runtimeWasm(): Promise<Uint8Array> {
+  return (await import("./wasm/runtime.ts")).default;
+}
 
 /** Grammar wasm by grammar name (the `grammar` field of a language spec). */
-export const GRAMMARS: Readonly<Record<string, Uint8Array>> = {
-  python,
-  javascript,
-  typescript,
-  tsx,
-  go,
-  rust,
-  ruby,
-  c,
-  cpp,
-  java,
-  csharp,
-  kotlin,
+const GRAMMARS: Readonly<Record<string, () => Bytes>> = {
+  python: () => import("./wasm/python.ts"),
+  javascript: () => import("./wasm/javascript.ts"),
+  typescript: () => import("./wasm/typescript.ts"),
+  tsx: () => import("./wasm/tsx.ts"),
+  go: () => import("./wasm/go.ts"),
+  rust: () => import("./wasm/rust.ts"),
+  ruby: () => import("./wasm/ruby.ts"),
+  c: () => import("./wasm/c.ts"),
+  cpp: () => import("./wasm/cpp.ts"),
+  java: () => import("./wasm/java.ts"),
+  csharp: () => import("./wasm/csharp.ts"),
+  kotlin: () => import("./wasm/kotlin.ts"),
 };
+
+/** A grammar's wasm bytes; undefined for a name no grammar has. */
+export async function grammarWasm(name: string): Promise<Uint8Array | undefined> {
+  const load = Object.hasOwn(GRAMMARS, name) ? GRAMMARS[name] : undefined;
+  return load ? (await load()).default : undefined;
+}

@@ -117,6 +117,19 @@ Deno.test(
   },
 );
 
+Deno.test("bundle: every grammar is embedded, each as a module of its own", async () => {
+  const code = await Deno.readTextFile((await bundle()).bundle);
+  for await (const e of Deno.readDir(join(ROOT, "grammars/wasm"))) {
+    const spec = (await Deno.readTextFile(join(ROOT, "grammars/wasm", e.name)))
+      .match(/from "[^"]*\/([^/"]+\.wasm)"/)![1];
+    assert.ok(code.includes(`/${spec}"`), `${spec} is embedded`);
+  }
+  // Loaded when first needed, as ES modules: bytes imported dynamically would be wrapped as
+  // CommonJS, and esbuild's namespace for them copies every index of the array (seconds for the
+  // C# grammar).
+  assertEquals(code.match(/\.wasm"\(exports, module/g), null);
+});
+
 Deno.test({
   name: "bundle: indexes 60 files on parse workers into the source build's graph, offline",
   ...opts,

@@ -11,7 +11,6 @@ import { join } from "node:path";
 import { Db, DbUnavailableError } from "../src/db/client.ts";
 import { configuredSentinel } from "../src/db/config.ts";
 import { ensureDbDetailed } from "../src/db/ensure.ts";
-import { parseAll } from "../src/db/sentinel.ts";
 import { freePort, poll, sleep } from "../src/db/proc.ts";
 import { CgraphError } from "../src/errors.ts";
 import { keysFor, projectKeys } from "../src/project/names.ts";
@@ -150,6 +149,17 @@ Deno.test(
           },
         );
         assert(db.closed);
+      });
+
+      await t.step("a connection to the Sentinel itself reaches the one primary", async () => {
+        const db = await Db.connect({ host: "127.0.0.1", port: s.sentinel.port, origin: "test" });
+        try {
+          const role = await db.command<unknown[]>(["ROLE"]);
+          assertEquals(role[0], "master");
+          assertEquals(await db.query("g_via_sentinel", "RETURN 7 AS n"), [{ n: 7 }]);
+        } finally {
+          await db.close();
+        }
       });
 
       await t.step("an MCP server answers through the Sentinels", async () => {
@@ -310,15 +320,3 @@ async function copyTree(from: string, to: string): Promise<void> {
     } else if (e.isFile) await Deno.copyFile(src, dst);
   }
 }
-
-Deno.test("a Sentinel's answer is read whole, however the bytes arrive", () => {
-  const bytes = new TextEncoder().encode(
-    "+OK\r\n*2\r\n$9\r\n127.0.0.1\r\n$4\r\n6380\r\n$-1\r\n-ERR no such master\r\n",
-  );
-  for (let cut = 0; cut < bytes.length; cut++) {
-    assertEquals(parseAll(bytes.subarray(0, cut), 4), undefined, `cut at ${cut}`);
-  }
-  const [ok, addr, nil, err] = parseAll(bytes, 4)!;
-  assertEquals([ok, addr, nil], ["OK", ["127.0.0.1", "6380"], null]);
-  assert(err instanceof Error && err.message === "ERR no such master");
-});

@@ -104,6 +104,20 @@ Deno.test("project and branch from git, non-git, detached HEAD and odd branch na
     const ref = await resolveProject(plain);
     assertEquals(ref.branch, "_default");
     assertEquals(ref.commit, undefined);
+    // A repository without commits yet: no commit, branch _unborn, named after its folder.
+    await git(plain, "init", "-q");
+    const unborn = await resolveProject(plain);
+    assertEquals([unborn.branch, unborn.commit], ["_unborn", undefined]);
+    assertEquals(unborn.project, sanitizeName(plain.split("/").pop()!));
+    assertEquals(unborn.identity, join(await Deno.realPath(plain), ".git"));
+    // A subdirectory of it is its own project, on the repository's branch.
+    await Deno.mkdir(join(plain, "pkg"));
+    const sub = await resolveProject(join(plain, "pkg"));
+    assertEquals([sub.branch, sub.root, sub.identity.endsWith(".git#pkg")], [
+      "_unborn",
+      join(plain, "pkg"),
+      true,
+    ]);
   } finally {
     await Deno.remove(plain, { recursive: true });
   }

@@ -7,6 +7,9 @@ import {
   releaseWorkers,
   workersStarted,
 } from "../src/index/pool.ts";
+import { sha256 } from "../src/index/extract.ts";
+import type { ReadFile } from "../src/index/scan.ts";
+import { languageOf } from "../src/lang/registry.ts";
 
 /** Drains the queues with workers taking turns; returns each worker's files. */
 function drain(
@@ -103,6 +106,35 @@ Deno.test("parse pool: a run with no file to parse ends the workers started for 
     assertEquals(await analyzeParallel([], []), []);
     assertEquals(workersStarted(), 0);
     assertEquals(liveWorkers(), 0, "no worker keeps running");
+  } finally {
+    if (was === undefined) Deno.env.delete("CGRAPH_WORKERS");
+    else Deno.env.set("CGRAPH_WORKERS", was);
+    releaseWorkers();
+  }
+});
+
+Deno.test("parse pool: with release, a file's bytes go once a worker has them; facts unchanged", async () => {
+  const was = Deno.env.get("CGRAPH_WORKERS");
+  const spec = languageOf("m.py")!;
+  const files = (): ReadFile[] =>
+    Array.from({ length: 60 }, (_, i) => {
+      const bytes = new TextEncoder().encode(`def f${i}(x):\n    return g${i}(x)\n`);
+      const stat = { size: bytes.length, mtime: 0, ctime: 0, ino: 0 };
+      const path = `pkg/m${i}.py`;
+      const candidate = { path, abs: `/nowhere/${path}`, language: spec, stat };
+      return { candidate, bytes, hash: sha256(bytes), size: bytes.length, mtime: 0, stat };
+    });
+  try {
+    Deno.env.set("CGRAPH_WORKERS", "2");
+    const kept = files();
+    const released = files();
+    const want = await analyzeParallel(kept, []);
+    const got = await analyzeParallel(released, [], () => {}, () => {}, true);
+    assertEquals(got, want);
+    assertEquals(got.length, 60);
+    assertEquals(released.map((f) => f.bytes.length), released.map(() => 0));
+    assertEquals(kept.every((f) => f.bytes.length > 0), true, "kept without release");
+    assertEquals(liveWorkers(), 0);
   } finally {
     if (was === undefined) Deno.env.delete("CGRAPH_WORKERS");
     else Deno.env.set("CGRAPH_WORKERS", was);

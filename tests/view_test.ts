@@ -143,58 +143,72 @@ interface Drawn {
   depth?: number;
 }
 
-async function drawnNodes(page: Page): Promise<Drawn[]> {
-  return await page.evaluate(() =>
-    (globalThis as unknown as {
-      cgraphView: { cy: { nodes(): { map(f: (n: { data(): unknown }) => unknown): unknown[] } } };
-    })
-      .cgraphView.cy.nodes().map((n) => n.data())
-  ) as Drawn[];
+interface DrawnEdge {
+  id: string;
+  source: string;
+  target: string;
+  cycle?: boolean;
+  count?: number;
 }
 
-async function drawnEdges(
-  page: Page,
-): Promise<{ source: string; target: string; cycle?: boolean }[]> {
-  return await page.evaluate(() =>
-    (globalThis as unknown as {
-      cgraphView: { cy: { edges(): { map(f: (n: { data(): unknown }) => unknown): unknown[] } } };
-    })
-      .cgraphView.cy.edges().map((e) => e.data())
-  ) as { source: string; target: string; cycle?: boolean }[];
+/**
+ * What the page exposes (app.js: window.cgraphView), whoever draws: `drawing` is Cytoscape's
+ * (cytoscape_view.js) or sigma's (sigma_view.js). Casts inside page.evaluate use it (types only).
+ */
+interface Win {
+  cgraphView: {
+    ready: boolean;
+    state: { busy: number; renderer: string; lean: boolean; note?: string };
+    drawing: {
+      renderer: string;
+      nodes(): Drawn[];
+      edges(): DrawnEdge[];
+      renderedPosition(id: string): { x: number; y: number };
+      zoom(): number;
+      focused(): DrawnEdge[];
+      sigma?: {
+        getStageCanvas(): HTMLCanvasElement;
+        getNodeDisplayData(id: string): unknown;
+        getNodeDisplayedLabels(): Set<string>;
+      };
+    };
+    png(): Promise<Blob>;
+    svg(): string;
+  };
+}
+
+async function drawnNodes(page: Page): Promise<Drawn[]> {
+  return await page.evaluate(() => (globalThis as unknown as Win).cgraphView.drawing.nodes());
+}
+
+async function drawnEdges(page: Page): Promise<DrawnEdge[]> {
+  return await page.evaluate(() => (globalThis as unknown as Win).cgraphView.drawing.edges());
+}
+
+/** Where node `id` is drawn, in the page's pixels. */
+async function placeOf(page: Page, id: string): Promise<{ x: number; y: number }> {
+  return await page.evaluate((nid: string) => {
+    const p = (globalThis as unknown as Win).cgraphView.drawing.renderedPosition(nid);
+    const box = document.getElementById("graph")!.getBoundingClientRect();
+    return { x: box.left + p.x, y: box.top + p.y };
+  }, id);
 }
 
 /** Clicks a node with the mouse, at the place it is drawn. */
 async function clickNode(page: Page, id: string, count = 1): Promise<void> {
-  const pos = await page.evaluate((nid: string) => {
-    const cy = (globalThis as unknown as {
-      cgraphView: {
-        cy: { getElementById(id: string): { renderedPosition(): { x: number; y: number } } };
-      };
-    }).cgraphView.cy;
-    const p = cy.getElementById(nid).renderedPosition();
-    const box = document.getElementById("graph")!.getBoundingClientRect();
-    return { x: box.left + p.x, y: box.top + p.y };
-  }, id);
+  const pos = await placeOf(page, id);
   await page.mouse.click(pos.x, pos.y, { count });
 }
 
 /** Whether every drawn node lies inside the graph's box (the view was fitted to the graph). */
 async function allInView(page: Page): Promise<{ inside: number; all: number }> {
   return await page.evaluate(() => {
-    const cy = (globalThis as unknown as {
-      cgraphView: {
-        cy: {
-          width(): number;
-          height(): number;
-          nodes(): {
-            map(f: (n: { renderedPosition(): { x: number; y: number } }) => unknown): unknown[];
-          };
-        };
-      };
-    }).cgraphView.cy;
-    const [w, h] = [cy.width(), cy.height()];
-    const ps = cy.nodes().map((n) => n.renderedPosition()) as { x: number; y: number }[];
-    const inside = ps.filter((p) => p.x >= 0 && p.x <= w && p.y >= 0 && p.y <= h).length;
+    const d = (globalThis as unknown as Win).cgraphView.drawing;
+    const box = document.getElementById("graph")!.getBoundingClientRect();
+    const ps = d.nodes().map((n) => d.renderedPosition(n.id));
+    const inside = ps.filter((p) =>
+      p.x >= 0 && p.x <= box.width && p.y >= 0 && p.y <= box.height
+    ).length;
     return { inside, all: ps.length };
   });
 }
@@ -301,9 +315,7 @@ Deno.test({
         assert(save, "User.save calls store");
         await clickNode(page, save.id, 2);
         await page.waitForFunction(
-          (n: number) =>
-            (globalThis as unknown as { cgraphView: { cy: { nodes(): { length: number } } } })
-              .cgraphView.cy.nodes().length > n,
+          (n: number) => (globalThis as unknown as Win).cgraphView.drawing.nodes().length > n,
           { timeout: 15_000 },
           nodes.length,
         );
@@ -399,74 +411,201 @@ Deno.test({
       );
 
       await t.step(
-        "a map drawn the fast way (thousands of files) draws every import; a click marks a file's",
+        "past the lean limit sigma.js draws the map in WebGL: every file and import the API " +
+          "answers, cycles red, labels; hover names a file, a click marks its imports and opens " +
+          "its panel; PNG and SVG exports; the wheel zooms, a drag pans",
         async () => {
           const u = new URL(server!.url);
           u.searchParams.set("mode", "modules");
           u.searchParams.set("level", "file");
           await page.goto(u.href);
           await settled(page);
-          const key = (e: { source: string; target: string }) => `${e.source}>${e.target}`;
+          const key = (e: DrawnEdge) => `${e.source}>${e.target}`;
           const all = (await drawnEdges(page)).map(key).sort();
           assert(all.length > 2, all.join("\n"));
-          // The same map past the lean limit: precomputed positions, the lean stylesheet.
+          // Past the lean limit (1,000 nodes; 2 here): sigma.js, on WebGL 2.
           u.searchParams.set("lean_from", "2");
           await page.goto(u.href);
           await settled(page);
-          assertEquals((await drawnEdges(page)).map(key).sort(), all);
-          const lean = await page.evaluate(() =>
-            (globalThis as unknown as { cgraphView: { state: { lean: boolean } } }).cgraphView
-              .state.lean
+          const drawn = await page.evaluate(() => {
+            const v = (globalThis as unknown as Win).cgraphView;
+            const ids = v.drawing.nodes().map((n) => n.id);
+            return {
+              renderer: v.state.renderer,
+              lean: v.state.lean,
+              note: v.state.note ?? null,
+              ids: ids.sort(),
+              // Nodes sigma itself holds display data for: those it draws.
+              bySigma: ids.filter((id) => v.drawing.sigma!.getNodeDisplayData(id)).length,
+              webgl2: !!v.drawing.sigma!.getStageCanvas().getContext("webgl2"),
+              labels: v.drawing.sigma!.getNodeDisplayedLabels().size,
+            };
+          });
+          assertEquals(
+            [drawn.renderer, drawn.lean, drawn.note, drawn.webgl2],
+            ["sigma", true, null, true],
           );
-          assert(lean, "drawn the fast way");
+          const answer = await page.evaluate(async () =>
+            await (await fetch("api/modules?level=file")).json()
+          ) as { nodes: Drawn[]; edges: DrawnEdge[] };
+          assertEquals(drawn.ids, answer.nodes.map((n) => n.id).sort());
+          assertEquals(drawn.bySigma, answer.nodes.length);
+          assertEquals((await drawnEdges(page)).map(key).sort(), all);
+          assertEquals(answer.edges.map(key).sort(), all);
+          assert(drawn.labels > 0, "a map this small is zoomed in enough for labels");
           const status = await page.$eval("#status", (e) => e.textContent ?? "");
           assert(status.includes(`${all.length} edges`), status);
+          assert(status.includes("drawn by sigma.js"), status);
           const seen = await allInView(page);
           assertEquals(seen.inside, seen.all);
-          // Cytoscape's WebGL renderer, asked for: the same elements, and pixels drawn.
-          u.searchParams.set("webgl", "1");
-          await page.goto(u.href);
-          await settled(page);
-          assertEquals((await drawnEdges(page)).map(key).sort(), all);
-          const renderer = await page.evaluate(() =>
-            (globalThis as unknown as { cgraphView: { state: { renderer: string } } }).cgraphView
-              .state.renderer
-          );
-          assertEquals(renderer, "webgl");
-          const shot = await (await page.$("#graph"))!.screenshot({ type: "png" }) as Uint8Array;
-          const ink = await inkOf(browser!, shot);
-          assert(ink.ink > 100, `WebGL drew: ${JSON.stringify(ink)}`);
-          u.searchParams.delete("webgl");
-          await page.goto(u.href);
-          await settled(page);
-          const db = (await drawnNodes(page)).find((n) => n.path === "shop/db.py")!;
-          await clickNode(page, db.id);
+          // Pixels in sigma's WebGL canvas: files in their languages' colours, the cycle red.
+          const stage = (await page.evaluateHandle(() =>
+            (globalThis as unknown as Win).cgraphView.drawing.sigma!.getStageCanvas()
+          )).asElement()!;
+          const ink = await inkOf(browser!, await stage.screenshot({ type: "png" }) as Uint8Array);
+          assert(ink.ink > 500 && ink.colors >= 3, `sigma drew: ${JSON.stringify(ink)}`);
+          assert(ink.red > 50, `the import cycle in red: ${JSON.stringify(ink)}`);
+          // Hovering a file names it; a click marks its imports and opens its panel.
+          const nodes = await drawnNodes(page);
+          const db = nodes.find((n) =>
+            n.path === "shop/db.py"
+          )!;
+          const at = await placeOf(page, db.id);
+          await page.mouse.move(at.x, at.y);
           await page.waitForFunction(
-            () =>
-              (globalThis as unknown as {
-                cgraphView: { cy: { edges(s: string): { length: number } } };
-              }).cgraphView.cy.edges(".focus").length > 0,
-            { timeout: 15_000 },
+            () => document.getElementById("graph")!.title.includes("shop/db.py"),
+            { timeout: 10_000 },
           );
-          const focused = await page.evaluate(() =>
-            (globalThis as unknown as {
-              cgraphView: {
-                cy: {
-                  edges(s: string): {
-                    map(
-                      f: (e: { data(): { source: string; target: string } }) => unknown,
-                    ): unknown[];
-                  };
-                };
-              };
-            }).cgraphView.cy.edges(".focus").map((e) => e.data())
-          ) as { source: string; target: string }[];
-          const mine = all.filter((k) => k.startsWith(`${db.id}>`) || k.endsWith(`>${db.id}`));
-          assertEquals(focused.map(key).sort(), mine);
+          await clickNode(page, db.id);
           await page.waitForFunction(
             () => document.getElementById("panel-body")!.textContent!.includes("shop/db.py"),
             { timeout: 15_000 },
           );
+          const focused = await page.evaluate(() =>
+            (globalThis as unknown as Win).cgraphView.drawing.focused()
+          );
+          const mine = all.filter((k) => k.startsWith(`${db.id}>`) || k.endsWith(`>${db.id}`));
+          assert(mine.length > 0, `shop/db.py has imports: ${all.join(" ")}`);
+          assertEquals(focused.map(key).sort(), mine);
+          // Exports: the view as PNG, every node and edge in the SVG.
+          const exported = await page.evaluate(async () => {
+            const blob = await (globalThis as unknown as Win).cgraphView.png();
+            return Array.from(new Uint8Array(await blob.arrayBuffer()));
+          });
+          const pngInk = await inkOf(browser!, new Uint8Array(exported));
+          assert(pngInk.ink > 500 && pngInk.red > 50, `sigma's PNG: ${JSON.stringify(pngInk)}`);
+          const svg = await page.evaluate(() => (globalThis as unknown as Win).cgraphView.svg());
+          assertEquals(svg.match(/<g>/g)?.length, nodes.length);
+          assertEquals(svg.match(/<line /g)?.length, all.length);
+          // The wheel zooms; a drag pans (and is no click: no panel opens).
+          await page.click("#panel-close");
+          const zoom = () =>
+            page.evaluate(() => (globalThis as unknown as Win).cgraphView.drawing.zoom());
+          const before = await zoom();
+          const box = (await (await page.$("#graph"))!.boundingBox())!;
+          await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+          await page.mouse.wheel({ deltaY: -300 });
+          await page.waitForFunction(
+            (z: number) => (globalThis as unknown as Win).cgraphView.drawing.zoom() > z * 1.2,
+            { timeout: 5_000 },
+            before,
+          );
+          await new Promise((r) => setTimeout(r, 400));
+          const from = await placeOf(page, db.id);
+          await page.mouse.move(box.x + 20, box.y + 20);
+          await page.mouse.down();
+          await page.mouse.move(box.x + 80, box.y + 50, { steps: 4 });
+          await page.mouse.up();
+          await new Promise((r) => setTimeout(r, 400));
+          const to = await placeOf(page, db.id);
+          assert(to.x - from.x >= 55 && to.y - from.y >= 25, JSON.stringify({ from, to }));
+          assert(await page.$eval("#panel", (e) => (e as HTMLElement).hidden), "no panel");
+        },
+      );
+
+      await t.step(
+        "Cytoscape's canvas draws a large map when asked (renderer=canvas) or when the browser " +
+          "has no WebGL, and the page says why",
+        async () => {
+          const u = new URL(server!.url);
+          u.searchParams.set("mode", "modules");
+          u.searchParams.set("level", "file");
+          u.searchParams.set("lean_from", "2");
+          await page.goto(u.href);
+          await settled(page);
+          const key = (e: DrawnEdge) => `${e.source}>${e.target}`;
+          const all = (await drawnEdges(page)).map(key).sort();
+          const state = (p: Page) =>
+            p.evaluate(() => {
+              const { renderer, lean, note } = (globalThis as unknown as Win).cgraphView.state;
+              return { renderer, lean, note: note ?? null };
+            });
+          u.searchParams.set("renderer", "canvas");
+          await page.goto(u.href);
+          await settled(page);
+          assertEquals(await state(page), { renderer: "canvas", lean: true, note: null });
+          assertEquals((await drawnEdges(page)).map(key).sort(), all);
+          // A browser without WebGL (the page's canvas gives it no context).
+          u.searchParams.delete("renderer");
+          const plain = await browser!.newPage();
+          try {
+            await plain.evaluateOnNewDocument(() => {
+              const proto = HTMLCanvasElement.prototype as unknown as {
+                getContext(type: string, ...more: unknown[]): unknown;
+              };
+              const get = proto.getContext;
+              proto.getContext = function (this: unknown, type: string, ...more: unknown[]) {
+                return /webgl/.test(type) ? null : get.call(this, type, ...more);
+              };
+            });
+            await plain.goto(u.href);
+            await settled(plain);
+            const s = await state(plain);
+            assertEquals([s.renderer, s.lean], ["canvas", true]);
+            assert(s.note?.includes("WebGL"), String(s.note));
+            const shown = await plain.$eval("#message:not([hidden])", (e) => e.textContent ?? "");
+            assert(shown.includes("no WebGL"), shown);
+            assertEquals((await drawnEdges(plain)).map(key).sort(), all);
+            const shot = await (await plain.$("#graph"))!.screenshot({ type: "png" }) as Uint8Array;
+            const ink = await inkOf(browser!, shot);
+            assert(ink.ink > 100, `Cytoscape drew: ${JSON.stringify(ink)}`);
+          } finally {
+            await plain.close();
+          }
+        },
+      );
+
+      await t.step(
+        "a neighbourhood past the lean limit: sigma.js, a double click on a caller adds its callers",
+        async () => {
+          const n = new URL(server!.url);
+          n.searchParams.set("symbol", "shop.db.store");
+          n.searchParams.set("lean_from", "2");
+          await page.goto(n.href);
+          await settled(page);
+          assertEquals(
+            await page.evaluate(() => (globalThis as unknown as Win).cgraphView.state.renderer),
+            "sigma",
+          );
+          const drawn = await drawnNodes(page);
+          const save = drawn.find((d) => d.qualified_name === "shop.models.User.save")!;
+          await clickNode(page, save.id, 2);
+          await page.waitForFunction(
+            (k: number) => (globalThis as unknown as Win).cgraphView.drawing.nodes().length > k,
+            { timeout: 15_000 },
+            drawn.length,
+          );
+          const after = (await drawnNodes(page)).map((d) => d.qualified_name);
+          const more = await toolJson(s, "get_callers", {
+            ...base,
+            symbol: "shop.models.User.save",
+          });
+          for (const l of (more.groups as { links: { node: Drawn }[] }[])[0].links) {
+            assert(
+              after.includes(l.node.qualified_name),
+              `${l.node.qualified_name} after expanding`,
+            );
+          }
         },
       );
 
@@ -580,16 +719,11 @@ Deno.test({
           assert(ink.ink > 2000, `drawn pixels: ${JSON.stringify(ink)}`);
           assert(ink.colors >= 6, `distinct colours: ${JSON.stringify(ink)}`);
           const nodes = await drawnNodes(page);
-          const svg = await page.evaluate(() =>
-            (globalThis as unknown as { cgraphView: { svg(): string } }).cgraphView.svg()
-          );
+          const svg = await page.evaluate(() => (globalThis as unknown as Win).cgraphView.svg());
           assert(svg.startsWith("<svg"), svg.slice(0, 80));
           assertEquals(svg.match(/<g>/g)?.length, nodes.length);
           const exported = await page.evaluate(async () => {
-            const cy = (globalThis as unknown as {
-              cgraphView: { cy: { png(o: unknown): Promise<Blob> } };
-            }).cgraphView.cy;
-            const blob = await cy.png({ output: "blob-promise", full: true, bg: "#ffffff" });
+            const blob = await (globalThis as unknown as Win).cgraphView.png();
             return Array.from(new Uint8Array(await blob.arrayBuffer()));
           });
           const pngInk = await inkOf(browser!, new Uint8Array(exported));
@@ -666,6 +800,95 @@ Deno.test({
       await settled(page);
       const nodes = await drawnNodes(page);
       assert(nodes.some((n) => n.path === "cyc/alpha.py" && n.scc >= 0), "cycle drawn via /view");
+    } finally {
+      await browser?.close();
+      await server?.stop();
+      await dropProject(db, project);
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+/** `files` small Python files in a chain of imports, two of them importing each other. */
+async function chainRepo(files: number): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "cgraph-view-large-" });
+  await Deno.mkdir(join(dir, "pkg"));
+  await Deno.writeTextFile(join(dir, "pkg/__init__.py"), "");
+  for (let i = 0; i < files; i++) {
+    // m0 and m1 import each other: an import cycle.
+    const dep = i === 0 ? 1 : i - 1;
+    await Deno.writeTextFile(
+      join(dir, `pkg/m${i}.py`),
+      `from pkg.m${dep} import f${dep}\n\n\ndef f${i}():\n    return ${i}\n`,
+    );
+  }
+  return dir;
+}
+
+Deno.test({
+  name: "view: a map of more than 1,000 files is drawn by sigma.js in WebGL, as the API answers",
+  ignore: !CHROMIUM,
+  ...opts,
+  async fn() {
+    const db = await testDb();
+    const project = uniqueName("t-viewbig");
+    const dir = await chainRepo(1200);
+    let server: Server | undefined;
+    let browser: Browser | undefined;
+    try {
+      await indexAs(db, dir, project);
+      server = await spawnCgraph(
+        ["view", dir, "--no-open", "--port", "0", "--project", project, "--branch", "test"],
+        childEnv({ FALKORDB_URL: dbUrl(db) }),
+        /cgraph view: (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{64})/,
+      );
+      browser = await launch(CHROMIUM!);
+      const page = await browser.newPage();
+      const u = new URL(server.url);
+      u.searchParams.set("mode", "modules");
+      u.searchParams.set("level", "file");
+      await page.goto(u.href);
+      await settled(page);
+      const answer = await page.evaluate(async () =>
+        await (await fetch("api/modules?level=file")).json()
+      ) as { nodes: Drawn[]; edges: DrawnEdge[] };
+      assert(answer.nodes.length > 1000, `${answer.nodes.length} files`);
+      const drawn = await page.evaluate(() => {
+        const v = (globalThis as unknown as Win).cgraphView;
+        const nodes = v.drawing.nodes();
+        return {
+          renderer: v.state.renderer,
+          nodes: nodes.length,
+          edges: v.drawing.edges().length,
+          bySigma: nodes.filter((n) => v.drawing.sigma!.getNodeDisplayData(n.id)).length,
+        };
+      });
+      assertEquals(drawn, {
+        renderer: "sigma",
+        nodes: answer.nodes.length,
+        edges: answer.edges.length,
+        bySigma: answer.nodes.length,
+      });
+      const stage = (await page.evaluateHandle(() =>
+        (globalThis as unknown as Win).cgraphView.drawing.sigma!.getStageCanvas()
+      )).asElement()!;
+      const ink = await inkOf(browser, await stage.screenshot({ type: "png" }) as Uint8Array);
+      assert(ink.ink > 5000 && ink.red > 10, `sigma drew: ${JSON.stringify(ink)}`);
+      // A click on a file opens its panel; the PNG export has the view.
+      const m5 = answer.nodes.find((n) =>
+        n.path === "pkg/m5.py"
+      )!;
+      await clickNode(page, m5.id);
+      await page.waitForFunction(
+        () => document.getElementById("panel-body")!.textContent!.includes("pkg/m5.py"),
+        { timeout: 15_000 },
+      );
+      const exported = await page.evaluate(async () => {
+        const blob = await (globalThis as unknown as Win).cgraphView.png();
+        return Array.from(new Uint8Array(await blob.arrayBuffer()));
+      });
+      const pngInk = await inkOf(browser, new Uint8Array(exported));
+      assert(pngInk.ink > 5000, `sigma's PNG: ${JSON.stringify(pngInk)}`);
     } finally {
       await browser?.close();
       await server?.stop();

@@ -1,12 +1,14 @@
 /**
  * Workspace-aware import resolution (fixtures/monorepo-ts, monorepo-rust, monorepo-java,
- * references-ts, compile-db-c: their contracts run with every fixture in index_test.ts):
+ * monorepo-kotlin, references-ts, compile-db-c: their contracts run with every fixture in
+ * index_test.ts):
  * tsconfig's JSON dialect, and an edit to a project file alone (package.json, tsconfig.json,
- * Cargo.toml, pom.xml, compile_commands.json) re-resolves the repository so the graph still equals
+ * Cargo.toml, pom.xml, build.gradle.kts, compile_commands.json) re-resolves the repository so the graph still equals
  * a full index.
  */
 import assert, { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
+import { readManifests } from "../src/index/manifests.ts";
 import { parseJsonc } from "../src/lang/javascript/workspaces.ts";
 import { keysFor } from "../src/project/names.ts";
 import { testDb } from "./helpers/db.ts";
@@ -25,6 +27,23 @@ Deno.test("tsconfig's JSON: comments and trailing commas go, `/*` inside strings
   });
   assertEquals(parseJsonc("{ not json"), undefined);
   assertEquals(parseJsonc("[1]"), undefined);
+});
+
+Deno.test("a compilation database past the project-file size cap is still read", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cgraph-manifests-" });
+  try {
+    // 726 units of libgit2 make a 0.9 MB database; a package.json that size is no manifest.
+    const entry = { directory: "/b", file: "/src/a.c", command: `cc ${"-Dx ".repeat(200)}` };
+    await Deno.writeTextFile(
+      join(dir, "compile_commands.json"),
+      JSON.stringify(Array(1000).fill(entry)),
+    );
+    await Deno.writeTextFile(join(dir, "package.json"), `{"name": "${"x".repeat(600_000)}"}`);
+    const m = await readManifests(dir, ["compile_commands.json", "package.json"]);
+    assertEquals([...m.texts.keys()], ["compile_commands.json"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test(
@@ -102,6 +121,15 @@ const BUILD_FILES: [string, string, string, string, string, string, string][] = 
     "legacy/src/main/java/com/acme/core/Money.java",
   ],
   [
+    "monorepo-kotlin",
+    "app/build.gradle.kts",
+    "implementation(projects.core)",
+    "implementation(projects.legacy)",
+    "app/src/main/kotlin/com/shop/app/Checkout.kt",
+    "core/src/main/kotlin/com/shop/core/Price.kt",
+    "legacy/src/main/kotlin/com/shop/core/Price.kt",
+  ],
+  [
     "compile-db-c",
     "compile_commands.json",
     "-I../include/v2",
@@ -144,7 +172,9 @@ for (const [fixture, file, from, to, importer, before, after] of BUILD_FILES) {
         assert(text.includes(from));
         await Deno.writeTextFile(path, text.replace(from, to));
         const s = await indexAs(db, dir, inc);
-        assertEquals([s.mode, s.files.modified, s.files.added], ["incremental", [], []]);
+        // A Gradle Kotlin DSL build file is a Kotlin source too.
+        const modified = file.endsWith(".kts") ? [file] : [];
+        assertEquals([s.mode, s.files.modified, s.files.added], ["incremental", modified, []]);
         const now = await imports();
         assert(!now.includes(before), now.join(", "));
         if (after) assert(now.includes(after), now.join(", "));

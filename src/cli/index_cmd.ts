@@ -1,6 +1,6 @@
 import { indexProject } from "../index/indexer.ts";
-// The post-index steps features register (decisions) come with the tool table.
-import "../tools/registry.ts";
+// The post-index steps features register (decisions).
+import "../tools/steps.ts";
 import { formatSummary, progressBar, summaryJson } from "../index/report.ts";
 import { type Command, parseCommandArgs } from "./command.ts";
 import { DEFAULT_MAX_GRAPHS, MAX_GRAPHS_ENV, parseMaxGraphs } from "../project/retention.ts";

@@ -5,8 +5,8 @@
 import { log } from "../log.ts";
 import { displayName } from "../project/names.ts";
 import { Session } from "../query/session.ts";
-// The post-index steps features register (decisions) come with the tool table.
-import "../tools/registry.ts";
+// The post-index steps features register (decisions).
+import "../tools/steps.ts";
 import { ProjectWatcher, type WatchUpdate } from "../watch/project.ts";
 import { type Command, parseCommandArgs, pathArgument } from "./command.ts";
 

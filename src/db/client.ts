@@ -1,14 +1,19 @@
 /**
  * The one connection to FalkorDB. Every call has a deadline (a dead server otherwise makes the
  * client wait forever), and every failure becomes a CgraphError that names the address and a fix.
+ *
+ * A single server (or the primary the Sentinels name) is spoken to over our own RESP connection
+ * (redis.ts); graph replies are parsed by falkordb's Graph class (graph.ts). A Redis Cluster goes
+ * through cluster.ts, which loads @redis/client: only then, so no other command pays for loading it.
  */
-import { FalkorDB, type Graph } from "falkordb";
 import { CgraphError } from "../errors.ts";
-import { createClient } from "@redis/client";
-import { ClusterBackend, ShardUnavailableError } from "./cluster.ts";
+import type { ClusterBackend } from "./cluster.ts";
 import { address, type Endpoint } from "./config.ts";
+import { type Graph, graphOver } from "./graph.ts";
+import { ConnectionLostError, RedisConnection, ReplyError } from "./redis.ts";
+import { deadline, NoAnswerError } from "./resp.ts";
 
-export { ShardUnavailableError };
+export { deadline };
 
 export type Params = Record<string, unknown>;
 export type Row = Record<string, unknown>;
@@ -47,13 +52,11 @@ export class Db {
   #lastError: string | undefined;
 
   private constructor(
-    private readonly client: FalkorDB | undefined,
+    private readonly conn: RedisConnection | undefined,
     private readonly cluster: ClusterBackend | undefined,
     readonly endpoint: Endpoint,
   ) {
-    client?.on("error", (err: Error) => {
-      this.#lastError = err.message;
-    });
+    if (conn) conn.onLost = (err) => this.#lastError = err.message;
   }
 
   /** True on a Redis Cluster (every key of a project lives on the shard of its hash tag). */
@@ -63,42 +66,35 @@ export class Db {
 
   /** Connects or throws a CgraphError naming the address; never waits longer than the deadline. */
   static async connect(endpoint: Endpoint, timeoutMs = CONNECT_TIMEOUT_MS): Promise<Db> {
-    const options = {
-      socket: {
-        host: endpoint.host,
-        port: endpoint.port,
-        tls: endpoint.tls ?? false,
-        connectTimeout: timeoutMs,
-        reconnectStrategy: false,
-      },
-      username: endpoint.username,
-      password: endpoint.password,
-      disableOfflineQueue: true,
-      disableClientInfo: true,
-    };
     try {
-      if (!(await isCluster(options, timeoutMs, endpoint))) {
-        const client = await deadline(
-          // deno-lint-ignore no-explicit-any
-          FalkorDB.connect(options as any),
-          timeoutMs + 1000,
-          () => unreachable(endpoint, `no answer within ${timeoutMs} ms`),
-        );
-        return new Db(client, undefined, endpoint);
+      const conn = await open(endpoint, endpoint, timeoutMs);
+      const info = await ask(conn, ["INFO", "server"], timeoutMs);
+      if (/redis_mode:cluster/.test(String(info))) {
+        await conn.close();
+        return await Db.#connectCluster(endpoint, timeoutMs);
       }
-      // A cluster: our own routing client, not the falkordb one (see cluster.ts).
-      let lastError: string | undefined;
-      const cluster = await deadline(
-        ClusterBackend.connect(endpoint, timeoutMs, (err) => lastError = err.message),
-        timeoutMs + 1000,
-        () => unreachable(endpoint, `no answer within ${timeoutMs} ms`),
-      ).catch((err) => {
-        throw err instanceof CgraphError ? err : unreachable(endpoint, lastError ?? messageOf(err));
-      });
-      return new Db(undefined, cluster, endpoint);
+      if (/redis_mode:sentinel/.test(String(info))) {
+        // A Sentinel itself, as the falkordb client allowed: the one primary it monitors.
+        return new Db(await sentinelsPrimary(conn, endpoint, timeoutMs), undefined, endpoint);
+      }
+      return new Db(conn, undefined, endpoint);
     } catch (err) {
       throw err instanceof CgraphError ? err : unreachable(endpoint, messageOf(err));
     }
+  }
+
+  /** A cluster: our own routing client over @redis/client (see cluster.ts), loaded only here. */
+  static async #connectCluster(endpoint: Endpoint, timeoutMs: number): Promise<Db> {
+    const { ClusterBackend } = await import("./cluster.ts");
+    let lastError: string | undefined;
+    const cluster = await deadline(
+      ClusterBackend.connect(endpoint, timeoutMs, (err) => lastError = err.message),
+      timeoutMs + 1000,
+      () => unreachable(endpoint, `no answer within ${timeoutMs} ms`),
+    ).catch((err) => {
+      throw err instanceof CgraphError ? err : unreachable(endpoint, lastError ?? messageOf(err));
+    });
+    return new Db(undefined, cluster, endpoint);
   }
 
   get address(): string {
@@ -117,7 +113,7 @@ export class Db {
     params?: Params,
     opts: QueryOptions = {},
   ): Promise<Row[]> {
-    const g = this.#graph(graph);
+    const g = await this.#graph(graph);
     const options = { params: params as never, TIMEOUT: opts.serverTimeoutMs };
     const ms = opts.timeoutMs ?? (opts.readOnly ? READ_TIMEOUT_MS : WRITE_TIMEOUT_MS);
     const reply = await this.#call(
@@ -131,9 +127,8 @@ export class Db {
   async command<T = unknown>(args: string[], timeoutMs = READ_TIMEOUT_MS): Promise<T> {
     const cluster = this.cluster;
     if (cluster) return await this.#call(() => cluster.command<T>(args), timeoutMs);
-    const client = this.client!;
-    const conn = await this.#call(() => client.connection, timeoutMs);
-    return await this.#call(() => conn.sendCommand(args) as Promise<T>, timeoutMs);
+    const conn = this.conn!;
+    return await this.#call(() => conn.send(args) as Promise<T>, timeoutMs);
   }
 
   /**
@@ -176,18 +171,22 @@ export class Db {
   async listGraphsReport(): Promise<GraphListing> {
     const cluster = this.cluster;
     if (cluster) return await this.#call(() => cluster.listGraphs(3000), READ_TIMEOUT_MS);
-    const client = this.client!;
-    return { names: await this.#call(() => client.list(), READ_TIMEOUT_MS), unreachable: [] };
+    const conn = this.conn!;
+    const names = await this.#call(() => conn.send(["GRAPH.LIST"]), READ_TIMEOUT_MS);
+    return { names: (names as unknown[]).map(String), unreachable: [] };
   }
 
   async deleteGraph(graph: string): Promise<void> {
     if (await this.graphExists(graph)) {
-      await this.#call(() => this.#graph(graph).delete(), WRITE_TIMEOUT_MS);
+      const g = await this.#graph(graph);
+      await this.#call(() => g.delete(), WRITE_TIMEOUT_MS);
     }
   }
 
-  #graph(name: string): Graph {
-    return this.cluster ? this.cluster.graph(name) : this.client!.selectGraph(name);
+  #graph(name: string): Promise<Graph> {
+    if (this.cluster) return this.cluster.graph(name);
+    const conn = this.conn!;
+    return graphOver(name, (args) => conn.send(args));
   }
 
   /**
@@ -199,7 +198,7 @@ export class Db {
     this.#closed = true;
     this.#closedBy = reason;
     try {
-      const closing = this.cluster ? this.cluster.close() : this.client!.close();
+      const closing = this.cluster ? this.cluster.close() : this.conn!.close();
       await deadline(closing, 2000, () => new Error("close timed out"));
     } catch {
       // Closing a dead connection: nothing to save.
@@ -218,7 +217,12 @@ export class Db {
       if (this.#closedBy) throw this.#closedBy;
       if (err instanceof CgraphError) throw err;
       const msg = messageOf(err);
-      if (/client is closed|socket closed|connection|ECONN|EPIPE|not connected/i.test(msg)) {
+      if (
+        err instanceof ConnectionLostError ||
+        // the cluster's client (@redis/client) says so in words
+        (!(err instanceof ReplyError) &&
+          /client is closed|socket closed|connection|ECONN|EPIPE|not connected/i.test(msg))
+      ) {
         throw this.#lost(this.#lastError ?? msg);
       }
       const sentinel = this.endpoint.sentinel;
@@ -261,6 +265,14 @@ export class DbUnavailableError extends CgraphError {
   }
 }
 
+/** A cluster node that holds a key does not answer; the other shards still do. */
+export class ShardUnavailableError extends CgraphError {
+  constructor(message: string, hint?: string) {
+    super(message, hint);
+    this.name = "ShardUnavailableError";
+  }
+}
+
 /** The database answered, but refused the query (syntax error, read-only violation, timeout...). */
 export class DbQueryError extends CgraphError {
   constructor(message: string) {
@@ -269,28 +281,59 @@ export class DbQueryError extends CgraphError {
   }
 }
 
-/** Asks the server (one short connection) whether it runs in cluster mode. */
-async function isCluster(options: object, timeoutMs: number, ep: Endpoint): Promise<boolean> {
-  const client = createClient(options);
-  let lastError: string | undefined;
-  client.on("error", (err: Error) => lastError = err.message);
+/** Our connection to `at` (AUTH with the endpoint's credentials), within the deadline. */
+function open(at: { host: string; port: number }, ep: Endpoint, timeoutMs: number) {
+  return RedisConnection.connect({
+    host: at.host,
+    port: at.port,
+    tls: ep.tls ?? false,
+    username: ep.username,
+    password: ep.password,
+  }, timeoutMs);
+}
+
+/** One command's reply within the deadline; the connection is closed if it fails. */
+async function ask(conn: RedisConnection, args: string[], timeoutMs: number): Promise<unknown> {
   try {
-    await deadline(
-      client.connect(),
-      timeoutMs + 1000,
-      () => unreachable(ep, `no answer within ${timeoutMs} ms`),
-    ).catch((err) => {
-      throw err instanceof CgraphError ? err : unreachable(ep, lastError ?? messageOf(err));
-    });
-    const info = await deadline(
-      client.sendCommand(["INFO", "server"]),
+    return await deadline(
+      conn.send(args),
       timeoutMs,
-      () => unreachable(ep, `no answer within ${timeoutMs} ms`),
+      () => new NoAnswerError(`no answer within ${timeoutMs} ms`),
     );
-    return /redis_mode:cluster/.test(String(info));
-  } finally {
-    client.destroy();
+  } catch (err) {
+    await conn.close();
+    throw err;
   }
+}
+
+/**
+ * `conn` is to a Sentinel: a connection to the one primary it monitors (SENTINEL MASTERS), with the
+ * same credentials. Several primaries: which one is for FALKORDB_SENTINEL_MASTER to say.
+ */
+async function sentinelsPrimary(
+  conn: RedisConnection,
+  ep: Endpoint,
+  timeoutMs: number,
+): Promise<RedisConnection> {
+  const masters = await ask(conn, ["SENTINEL", "MASTERS"], timeoutMs);
+  await conn.close();
+  const fields = (Array.isArray(masters) ? masters : []).map((m) => {
+    const out: Record<string, string> = {};
+    for (let i = 0; Array.isArray(m) && i + 1 < m.length; i += 2) {
+      out[String(m[i])] = String(m[i + 1]);
+    }
+    return out;
+  });
+  if (fields.length !== 1 || !fields[0].ip || !fields[0].port) {
+    throw new CgraphError(
+      `${address(ep)} (${ep.origin}) is a Redis Sentinel that monitors ${
+        fields.length === 0 ? "no primary" : `${fields.length} primaries`
+      }`,
+      "Set FALKORDB_SENTINELS to the Sentinels and FALKORDB_SENTINEL_MASTER to the primary's " +
+        "name, instead of pointing cgraph at one Sentinel.",
+    );
+  }
+  return await open({ host: fields[0].ip, port: Number(fields[0].port) }, ep, timeoutMs);
 }
 
 function unreachable(ep: Endpoint, why: string): CgraphError {
@@ -306,13 +349,4 @@ function unreachable(ep: Endpoint, why: string): CgraphError {
 function messageOf(err: unknown): string {
   if (err instanceof AggregateError && err.errors.length) return messageOf(err.errors[0]);
   return err instanceof Error ? err.message || err.name : String(err);
-}
-
-/** Resolves or rejects like `p`, or rejects with `onTimeout()` after `ms`. */
-export function deadline<T>(p: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(onTimeout()), ms);
-  });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }

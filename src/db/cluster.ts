@@ -5,15 +5,17 @@
  * goes to a random node and follows MOVED), so one dead primary fails queries on every shard. Here
  * every command goes to the shard that owns its key: graph queries by the graph name, raw commands
  * by their first key (EVAL: the first of KEYS). The falkordb Graph class still parses replies.
+ * This module (and @redis/client with it) is loaded only once a server answers in cluster mode.
  * Node connections are opened on first use and reconnect in the background; while a primary is
  * down, commands for its slots fail at once with a ShardUnavailableError naming it, and every other
  * shard keeps answering.
  */
-import { Graph } from "falkordb";
-import { pushQueryArguments } from "falkordb/dist/src/commands/index.js";
 import { createCluster } from "@redis/client";
-import { CgraphError } from "../errors.ts";
+import { ShardUnavailableError } from "./client.ts";
 import type { Endpoint } from "./config.ts";
+import { type Graph, graphOver } from "./graph.ts";
+
+export { ShardUnavailableError };
 
 /** The slot of a key: CRC16 (XMODEM) of its hash tag (or whole name) mod 16384, as Redis does. */
 export function keySlot(key: string): number {
@@ -54,14 +56,6 @@ export function routingKey(args: string[]): string | undefined {
     return Number(args[2]) > 0 ? args[3] : undefined;
   }
   return args[1];
-}
-
-/** A cluster node that holds a key does not answer; the other shards still do. */
-export class ShardUnavailableError extends CgraphError {
-  constructor(message: string, hint?: string) {
-    super(message, hint);
-    this.name = "ShardUnavailableError";
-  }
 }
 
 // deno-lint-ignore no-explicit-any
@@ -109,29 +103,8 @@ export class ClusterBackend {
   }
 
   /** A falkordb Graph whose commands go to the shard owning `name`. */
-  graph(name: string): Graph {
-    const send =
-      (ro: boolean) => async (graph: string, query: string, options?: unknown, compact = true) => {
-        const args = pushQueryArguments(
-          [ro ? "GRAPH.RO_QUERY" : "GRAPH.QUERY"],
-          graph,
-          query,
-          options as never,
-          compact,
-        ) as string[];
-        const reply = await this.#send(graph, ro, args) as unknown[];
-        return reply.length === 1
-          ? { headers: undefined, data: undefined, metadata: reply[0] }
-          : { headers: reply[0], data: reply[1], metadata: reply[2] };
-      };
-    const client = {
-      query: send(false),
-      roQuery: send(true),
-      delete: async (graph: string) => {
-        await this.#send(graph, false, ["GRAPH.DELETE", graph]);
-      },
-    };
-    return new Graph(client as never, name);
+  graph(name: string): Promise<Graph> {
+    return graphOver(name, (args, readOnly) => this.#send(args[1], readOnly, args));
   }
 
   async command<T>(args: string[]): Promise<T> {

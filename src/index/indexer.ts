@@ -16,7 +16,7 @@ import { log } from "../log.ts";
 import { bindProject } from "../project/catalog.ts";
 import { evictBeyondCap, maxGraphsFromEnv } from "../project/retention.ts";
 import type { ProjectRef } from "../project/identity.ts";
-import { graphCounts, statDigestOf, storedCounts, writeInfo } from "./graph_info.ts";
+import { graphCounts, storedCounts, writeInfo } from "./graph_info.ts";
 import { keepWalk, updateWalk } from "./kept_walk.ts";
 import { withLock } from "./lock.ts";
 import { readManifests } from "./manifests.ts";
@@ -26,12 +26,11 @@ import { readCandidates, type ReadFile } from "./scan.ts";
 import { type Seed, startSeed } from "./seed.ts";
 import { loadFacts, loadPrevious, type PreviousState, priorState, residents } from "./state.ts";
 import { nextStatCache, statLookup } from "./stat_cache.ts";
-import { walkRepository } from "./walk.ts";
+import { statDigestOf, walkRepository } from "./walk.ts";
 import { prepareWorkers, releaseWorkers, workersAhead } from "./pool.ts";
 import { toolsFor } from "../lang/parser.ts";
 
 export { dropResident, isListed, warmResident } from "./state.ts";
-export { statDigestOf } from "./graph_info.ts";
 export type { IndexMode, IndexSummary, Progress } from "./summary.ts";
 import type { IndexSummary, Progress } from "./summary.ts";
 

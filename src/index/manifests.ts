@@ -7,8 +7,13 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 
-/** Larger project files are not read (a generated lock file, not a manifest). */
+/** Larger project files are not read (a generated lock file, not a manifest)... */
 const MAX_BYTES = 512 * 1024;
+/**
+ * ...but for a compilation database, which is generated and large by nature (a command line per
+ * translation unit: libgit2's is 0.9 MB for 726 units).
+ */
+const MAX_BYTES_OF: Record<string, number> = { "compile_commands.json": 64 * 1024 * 1024 };
 
 export interface Manifests {
   texts: Map<string, string>;
@@ -20,7 +25,8 @@ export async function readManifests(root: string, paths: string[]): Promise<Mani
   for (const path of [...paths].sort()) {
     try {
       const abs = join(root, path);
-      if ((await Deno.stat(abs)).size > MAX_BYTES) continue;
+      const max = MAX_BYTES_OF[path.slice(path.lastIndexOf("/") + 1)] ?? MAX_BYTES;
+      if ((await Deno.stat(abs)).size > max) continue;
       texts.set(path, await Deno.readTextFile(abs));
     } catch {
       // unreadable: as if absent

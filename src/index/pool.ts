@@ -127,11 +127,19 @@ export function releaseWorkers(): void {
   started = [];
 }
 
+/** What a released file's bytes become (see analyzeParallel's `release`). */
+const RELEASED = new Uint8Array(0);
+
+/**
+ * Parses `files` on the workers (or in this thread). `release`: each file's bytes are dropped once
+ * a worker has its copy (a full run reads every file up front and never needs them again).
+ */
 export async function analyzeParallel(
   files: ReadFile[],
   skipped: Skipped[],
   onProgress: (done: number) => void = () => {},
   onFacts: (facts: FileFacts, json?: string) => void = () => {},
+  release = false,
 ): Promise<FileFacts[]> {
   // Workers already started parse even a batch this thread would take: they are loaded.
   const ready = started;
@@ -176,6 +184,7 @@ export async function analyzeParallel(
             bytes: f.bytes,
           };
           w.postMessage(req);
+          if (release) f.bytes = RELEASED;
         };
         w.onmessage = (e: MessageEvent<ParseReply>) => {
           const reply = e.data;

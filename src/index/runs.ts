@@ -50,7 +50,7 @@ export async function full(
   const staged = caches.map((k) => `${k}~staging`);
   // Files, symbols, hashes and facts are written while parsing goes on (see staging.ts).
   const stream = new StagingStream(db, ref.keys.staging, staged[0], staged[1], staged);
-  const facts = await analyze(read, summary, progress, (f) => stream.add(f));
+  const facts = await analyze(read, summary, progress, (f) => stream.add(f), true);
   summary.files.added = facts.map((f) => f.path);
   mark("parse");
   progress({ phase: "resolve", done: 0, total: 1 });
@@ -59,16 +59,19 @@ export async function full(
   // other core), once every node is: the staging stream finishes first.
   const writer = new GraphWriter(db, ref.keys.staging);
   const early = new EdgeStream(stream.finish(), (edges) => writer.edges(edges));
-  const steps = resolveSteps(structure);
-  let step = steps.next();
-  for (; !step.done; step = steps.next()) await early.add(step.value);
-  const resolution = step.value;
+  // Only the edges are kept: the resolver (its memo tables, scopes and symbol lists) goes once
+  // this returns, and the structure says which file a node belongs to.
+  const edges = await resolveStreamed(structure, early);
+  const resolution = { edges, pathOf: (id: string) => structure.pathOf(id) };
   mark("resolve");
 
   progress({ phase: "write", done: 0, total: 3 });
   await early.finish();
   progress({ phase: "write", done: 1, total: 3 });
-  await writer.edges([...resolution.edges.values()].flat().filter((e) => !isFinal(e)));
+  const structural: Edge[] = [];
+  for (const list of edges.values()) for (const e of list) if (!isFinal(e)) structural.push(e);
+  await writer.edges(structural);
+  structural.length = 0;
   await writePackages(db, ref.keys.staging, providedPackages(facts, structure.repo), true);
   progress({ phase: "write", done: 2, total: 3 });
   await runPostIndexSteps({
@@ -79,13 +82,17 @@ export async function full(
     codeUnchanged: false,
     paths: listed,
   });
-  // Edge lists are large (tens of MB on 10,000 files): serialised a slice at a time.
+  // Edge lists are large (tens of MB on 10,000 files): serialised and written a slice at a time,
+  // each slice's edges dropped once written (a file's digest and list read its own edges only).
+  const edgeDigests: Record<string, string> = {};
   for (let i = 0; i < facts.length; i += CACHE_SLICE) {
-    const slice = facts.slice(i, i + CACHE_SLICE);
-    await db.hashSet(staged[3], edgeLists(resolution, slice.map((f) => f.path)));
+    const paths = facts.slice(i, i + CACHE_SLICE).map((f) => f.path);
+    await db.hashSet(staged[3], edgeLists(resolution, paths));
+    const digests = edgeCache(resolution, paths).digests;
+    await db.hashSet(staged[2], digests);
+    Object.assign(edgeDigests, digests);
+    for (const p of paths) edges.delete(p);
   }
-  const edgeDigests = edgeCache(resolution, facts.map((f) => f.path)).digests;
-  await db.hashSet(staged[2], edgeDigests);
   // The swap: the graph first (readers see old or new, never half), then its hashes and facts.
   await db.command(["RENAME", ref.keys.staging, ref.keys.graph]);
   await db.command(["DEL", ...caches, ref.keys.stat, ref.keys.pending]);
@@ -102,6 +109,17 @@ export async function full(
     structure,
     layout: stream.layout,
   };
+}
+
+/**
+ * Resolves every file over `structure`, handing each file's final edges (calls, imports) to
+ * `stream` as they come; returns every file's edges (the resolver itself is not kept).
+ */
+async function resolveStreamed(structure: Structure, stream: EdgeStream) {
+  const steps = resolveSteps(structure);
+  let step = steps.next();
+  for (; !step.done; step = steps.next()) await stream.add(step.value);
+  return step.value.edges;
 }
 
 export async function incremental(
@@ -348,12 +366,14 @@ async function analyze(
   summary: IndexSummary,
   progress: (p: Progress) => void,
   onFacts?: (facts: FileFacts, json?: string) => void,
+  release = false,
 ): Promise<FileFacts[]> {
   const facts = await analyzeParallel(
     files,
     summary.files.skipped,
     (done) => progress({ phase: "parse", done, total: files.length }),
     onFacts,
+    release,
   );
   for (const f of facts) {
     if (f.parseErrors <= 0) continue;

@@ -2,13 +2,7 @@
 import type { FileFacts } from "../graph/facts.ts";
 import { extractFacts, sha256 } from "./extract.ts";
 import { refineLanguage } from "../lang/registry.ts";
-import { type Candidate, type FileStat, fileStatOf, type Skipped } from "./walk.ts";
-
-/** Files larger than this are skipped (and reported): generated code, bundles, data. */
-export function maxFileBytes(): number {
-  const n = Number(Deno.env.get("CGRAPH_MAX_FILE_BYTES"));
-  return Number.isFinite(n) && n > 0 ? n : 1024 * 1024;
-}
+import { type Candidate, type FileStat, fileStatOf, maxFileBytes, type Skipped } from "./walk.ts";
 
 export interface ReadFile {
   candidate: Candidate;

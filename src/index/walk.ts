@@ -3,6 +3,7 @@
  * else a directory walk; both filtered by the default ignore list and CODE_GRAPH_IGNORE. Symlinks are
  * followed only inside the root, and never into a loop.
  */
+import { createHash } from "node:crypto";
 import { join, relative, resolve, sep } from "node:path";
 import { isManifestName, languageOf } from "../lang/registry.ts";
 import type { LanguageSpec } from "../lang/spec.ts";
@@ -119,8 +120,9 @@ export async function walkRepository(root: string): Promise<WalkResult> {
   const realRoot = await Deno.realPath(root);
   for (const path of paths) {
     const language = languageOf(path, cppHeader(path));
+    // A project file may be a source too (Gradle's Kotlin DSL: `build.gradle.kts` is Kotlin).
+    if (isManifestName(path.slice(path.lastIndexOf("/") + 1))) result.manifests.push(path);
     if (!language) {
-      if (isManifestName(path.slice(path.lastIndexOf("/") + 1))) result.manifests.push(path);
       result.unsupported++;
       continue;
     }
@@ -234,4 +236,19 @@ export async function gitIgnored(root: string, paths: string[]): Promise<Set<str
   } catch {
     return new Set(); // git not installed
   }
+}
+
+/** Files larger than this are skipped (and reported): generated code, bundles, data. */
+export function maxFileBytes(): number {
+  const n = Number(Deno.env.get("CGRAPH_MAX_FILE_BYTES"));
+  return Number.isFinite(n) && n > 0 ? n : 1024 * 1024;
+}
+
+/** Fingerprint of paths, sizes and mtimes: a cheap "has the tree changed since indexing?" check. */
+export function statDigestOf(files: { path: string; size: number; mtime: number }[]): string {
+  const h = createHash("sha256");
+  for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
+    h.update(`${f.path}\0${f.size}\0${f.mtime}\n`);
+  }
+  return h.digest("hex").slice(0, 32);
 }

@@ -3,7 +3,7 @@
  * language, created on first use.
  */
 import { Language, Parser, Query } from "web-tree-sitter";
-import { GRAMMARS, RUNTIME_WASM } from "../../grammars/mod.ts";
+import { grammarWasm, runtimeWasm } from "../../grammars/mod.ts";
 import type { LanguageSpec } from "./spec.ts";
 
 let ready: Promise<void> | undefined;
@@ -12,7 +12,7 @@ const loaded = new Map<string, Promise<{ parser: Parser; query: Query }>>();
 function init(): Promise<void> {
   // Copies: the embedded bytes are shared by every worker of the process, and emscripten may
   // keep or detach the buffer it is given.
-  ready ??= Parser.init({ wasmBinary: RUNTIME_WASM.slice() } as never);
+  ready ??= runtimeWasm().then((bytes) => Parser.init({ wasmBinary: bytes.slice() } as never));
   return ready;
 }
 
@@ -22,7 +22,7 @@ export function toolsFor(spec: LanguageSpec): Promise<{ parser: Parser; query: Q
   if (!p) {
     p = (async () => {
       await init();
-      const bytes = GRAMMARS[spec.grammar];
+      const bytes = await grammarWasm(spec.grammar);
       if (!bytes) throw new Error(`no grammar '${spec.grammar}' for ${spec.name}`);
       const language = await Language.load(bytes.slice());
       const parser = new Parser();

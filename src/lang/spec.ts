@@ -122,6 +122,13 @@ export interface LanguageSpec {
   /** Files an import's module path refers to (empty when outside the repository). */
   resolveImport(imp: ImportFact, fromPath: string, repo: RepoFiles): string[];
   /**
+   * Whether the build lets code at `fromPath` use a definition at `toPath` (Maven/Gradle modules
+   * and their dependencies, workspace packages): a guess by name alone (a repository-wide unique
+   * name or method) never reaches what it does not, such as another module's tests. Absent, or
+   * files outside every module: no narrowing.
+   */
+  guessReaches?(fromPath: string, toPath: string, repo: RepoFiles): boolean;
+  /**
    * Names of project files (`package.json`, `tsconfig*.json`: `*` matches within the name) whose
    * text import resolution reads
    * through `RepoFiles.read`: the index reads them with the sources, and a change to one

@@ -19,8 +19,7 @@ import { join } from "node:path";
 import type { Db } from "../db/client.ts";
 import * as Q from "../db/cypher.ts";
 import { fileId, shortHash, type SymbolNode, symbolNodes, wordsOf } from "../graph/model.ts";
-import { maxFileBytes } from "../index/scan.ts";
-import { ignoreList } from "../index/walk.ts";
+import { ignoreList, maxFileBytes } from "../index/walk.ts";
 import { factsOf, type FactsSource } from "../index/post_index.ts";
 
 /** Bumped when parsing or linking changes, so every decision is rewritten once. */

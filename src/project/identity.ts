@@ -53,7 +53,14 @@ export async function resolveProject(path: string, opts: ProjectOptions = {}): P
       "Give the root directory of a repository, not a file.",
     );
   }
-  const top = await git(abs, "rev-parse", "--show-toplevel");
+  // Three questions to git at once (each a process of its own, ~8 ms): the answers about HEAD and
+  // the common directory are used only when `abs` is in a work tree. HEAD's commit and name come
+  // in one run; in a repository without commits it fails, and both are unknown.
+  const [top, head, common] = await Promise.all([
+    git(abs, "rev-parse", "--show-toplevel"),
+    git(abs, "rev-parse", "HEAD", "--abbrev-ref", "HEAD"),
+    git(abs, "rev-parse", "--path-format=absolute", "--git-common-dir"),
+  ]);
   // A subdirectory of a repository is indexed on its own (monorepo packages, fixtures): its root is
   // the path given, and its identity includes the subpath so two packages never share a graph.
   const realAbs = await Deno.realPath(abs);
@@ -64,12 +71,11 @@ export async function resolveProject(path: string, opts: ProjectOptions = {}): P
   let identity = root;
   let repoName = basename(root);
   if (top) {
-    commit = await git(root, "rev-parse", "HEAD");
-    const name = await git(root, "rev-parse", "--abbrev-ref", "HEAD");
+    const [sha, name] = head?.split("\n") ?? [];
+    commit = sha || undefined;
     if (name === "HEAD") branch = `detached-${(commit ?? "unknown").slice(0, 12)}`;
     else if (name) branch = name;
     else branch = "_unborn"; // a repository without commits yet
-    const common = await git(root, "rev-parse", "--path-format=absolute", "--git-common-dir");
     if (common) identity = subpath ? `${common}#${subpath.split(sep).join("/")}` : common;
     // Every worktree of a repository is that repository: named after its main checkout (the
     // folder holding the common `.git`), or a bare repository's own name, wherever it is.

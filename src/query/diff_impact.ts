@@ -8,7 +8,6 @@
 import * as Q from "../db/queries.ts";
 import { qualifiedName } from "../graph/model.ts";
 import type { EdgeType } from "../graph/model.ts";
-import { extractFacts } from "../index/extract.ts";
 import { languageOf } from "../lang/registry.ts";
 import type { DiffSpec, FileDiff } from "./diff.ts";
 import { textAt } from "./diff.ts";
@@ -215,6 +214,8 @@ async function definitionsBefore(root: string, base: string, f: FileDiff): Promi
   const spec = languageOf(path);
   const text = spec ? await textAt(root, base, path) : undefined;
   if (!spec || text === undefined) return [];
+  // The parser (tree-sitter and the grammars) loads only when a diff needs it.
+  const { extractFacts } = await import("../index/extract.ts");
   const facts = await extractFacts(spec, path, new TextEncoder().encode(text));
   return facts.defs.map((d, i) => ({
     id: `before:${path}:${i}`,

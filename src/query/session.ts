@@ -7,8 +7,9 @@ import { resolve, sep } from "node:path";
 import type { Db } from "../db/client.ts";
 import { DbUnavailableError } from "../db/client.ts";
 import { ensureDb } from "../db/ensure.ts";
+import { preloadGraph } from "../db/graph.ts";
 import { CgraphError, echo } from "../errors.ts";
-import { indexProject, type IndexSummary, type Progress, warmResident } from "../index/indexer.ts";
+import type { IndexSummary, Progress } from "../index/indexer.ts";
 import { type GraphInfo, listCatalog, migrateOnce, readInfo } from "../project/catalog.ts";
 import { gitHasRevision, type ProjectRef, resolveProject } from "../project/identity.ts";
 import { displayName, type GraphKeys, keysFor, sanitizeName } from "../project/names.ts";
@@ -124,6 +125,7 @@ export class Session {
   /** The database, connected on first use. */
   db(): Promise<Db> {
     if (!this.#db) {
+      preloadGraph(); // every call of a session queries a graph
       const connect = this.opts.connect ?? (() => ensureDb({ quiet: true }));
       // Graphs named by an earlier scheme are renamed once per connection (no re-index).
       const p = connect().then(async (db) => {
@@ -330,9 +332,10 @@ export class Session {
     const running = this.#indexing.get(ref.keys.graph);
     if (running) return await running;
     // Registered before any await, so a concurrent call (another MCP session) joins this run.
-    const p = this.db().then((db) =>
+    // The indexer loads on first use: a question to an indexed graph never needs it.
+    const p = this.db().then(async (db) =>
       // An indexer elsewhere (the CLI, another server) is waited for a while, not failed on.
-      indexProject(db, ref, {
+      (await import("../index/indexer.ts")).indexProject(db, ref, {
         full: opts.full,
         onProgress: opts.onProgress,
         resident: opts.resident ?? this.opts.resident,
@@ -360,6 +363,7 @@ export class Session {
 
   /** Loads a graph's stored state into memory for the next resident run (see warmResident). */
   async warm(ref: ProjectRef): Promise<boolean> {
+    const { warmResident } = await import("../index/indexer.ts");
     return await warmResident(await this.db(), ref);
   }
 

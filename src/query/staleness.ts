@@ -5,9 +5,7 @@
  * but gone. A moved HEAD alone is reported, not counted as staleness: the graph follows the files.
  */
 import type { Db } from "../db/client.ts";
-import { statDigestOf } from "../index/indexer.ts";
-import { maxFileBytes } from "../index/scan.ts";
-import { fileStatOf, walkRepository } from "../index/walk.ts";
+import { fileStatOf, maxFileBytes, statDigestOf, walkRepository } from "../index/walk.ts";
 import type { GraphInfo } from "../project/catalog.ts";
 import { headCommit } from "../project/identity.ts";
 import { keysFor } from "../project/names.ts";

@@ -6,13 +6,13 @@
  * what crosses between them meets here.
  */
 import { ASK_TOOLS } from "../ask/tools.ts";
-import { registerPostIndexStep } from "../index/post_index.ts";
-import { syncDecisions } from "../memory/decisions.ts";
 import { MEMORY_TOOLS, memoryHint } from "../memory/tools.ts";
 import type { NodeRef } from "../query/graph.ts";
 import type { Target } from "../query/session.ts";
 import type { ToolDef } from "../query/tool_kit.ts";
 import { QUERY_TOOLS } from "../query/tools.ts";
+// The post-index steps features register (see steps.ts).
+import "./steps.ts";
 
 export type { Answer, ToolDef } from "../query/tool_kit.ts";
 
@@ -32,17 +32,3 @@ export function toolByName(name: string): ToolDef | undefined {
 export const HINTS: ((target: Target, nodes: NodeRef[]) => Promise<string | undefined>)[] = [
   memoryHint,
 ];
-
-/**
- * What runs after each index run: memory brings the graph's decisions to what the repository's
- * records say (src/memory/decisions.ts). Registered here, where features meet, so src/index/
- * knows nothing of them.
- */
-registerPostIndexStep(
-  "decisions",
-  (c) =>
-    syncDecisions(c.db, c.graph, c.root, c.facts, {
-      codeUnchanged: c.codeUnchanged,
-      paths: c.paths,
-    }),
-);

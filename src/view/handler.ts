@@ -66,11 +66,17 @@ function bearer(req: Request): string | undefined {
   return /^Bearer\s+(.+)$/i.exec(req.headers.get("authorization")?.trim() ?? "")?.[1];
 }
 
-function json(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
-  });
+/** `started`: when the request came in; its answer says how long it took (Server-Timing). */
+function json(body: unknown, status = 200, started?: number): Response {
+  const text = JSON.stringify(body);
+  const headers: Record<string, string> = {
+    "content-type": "application/json; charset=utf-8",
+    "cache-control": "no-store",
+  };
+  if (started !== undefined) {
+    headers["server-timing"] = `app;dur=${(performance.now() - started).toFixed(1)}`;
+  }
+  return new Response(text, { status, headers });
 }
 
 const SECURITY_HEADERS = {
@@ -155,8 +161,9 @@ export function viewHandler(
     if (path.startsWith("api/")) {
       const route = API[path.slice("api/".length)];
       if (!route) return json({ error: `No API '${path}'.` }, 404);
+      const started = performance.now();
       try {
-        return json(await route(session, url.searchParams));
+        return json(await route(session, url.searchParams), 200, started);
       } catch (err) {
         await session.noteError(err);
         if (err instanceof NotFoundError) {

@@ -1,8 +1,8 @@
 /** Reading whole test graphs back from FalkorDB: contract views and canonical dumps. */
 import type { Db } from "../../src/db/client.ts";
 import { indexProject, type IndexSummary } from "../../src/index/indexer.ts";
-// Index runs here sync decisions as the server's do: the steps come with the tool table.
-import "../../src/tools/registry.ts";
+// Index runs here sync decisions as the server's do (the post-index steps features register).
+import "../../src/tools/steps.ts";
 import { resolveProject } from "../../src/project/identity.ts";
 import { deleteGraphs } from "../../src/project/catalog.ts";
 import type { GraphView } from "./contract.ts";

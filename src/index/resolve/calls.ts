@@ -650,6 +650,8 @@ export class Resolver extends OverloadChoice {
       // Code outside tests never calls a test's method: a guess into a test file needs a test.
       const tests = spec.testFiles;
       if (tests?.test(methods[0].file.path) && !tests.test(scope.facts.path)) return undefined;
+      // Nor does it reach what the build keeps from the file (another module's tests).
+      if (!this.guessReaches(scope, methods)) return undefined;
       return { refs: methods, confidence: CONF_UNIQUE_METHOD };
     }
     return undefined;

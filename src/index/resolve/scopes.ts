@@ -348,6 +348,12 @@ export abstract class Scopes {
     return [];
   }
 
+  /** Whether the build lets the file use every one of these guessed definitions (LanguageSpec). */
+  guessReaches(scope: FileScope, refs: DefRef[]): boolean {
+    const reaches = scope.spec.guessReaches;
+    return !reaches || refs.every((r) => reaches(scope.facts.path, r.file.path, this.repo));
+  }
+
   // ---- lookup ---------------------------------------------------------------------------------
   /**
    * A name seen from a definition: enclosing scopes, imports, wildcard imports, package, and (with
@@ -432,7 +438,9 @@ export abstract class Scopes {
       const all = (this.globalNames.get(this.family(scope.facts.language))?.get(name) ?? []).filter(
         accept,
       );
-      if (all.length && sameSymbol(all)) return { refs: all, confidence: CONF_UNIQUE };
+      if (all.length && sameSymbol(all) && this.guessReaches(scope, all)) {
+        return { refs: all, confidence: CONF_UNIQUE };
+      }
     }
     return { refs: [], confidence: 0 };
   }

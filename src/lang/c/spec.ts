@@ -1,8 +1,20 @@
 import type { LanguageSpec } from "../spec.ts";
-import { includeFiles } from "../paths.ts";
+import { dirOf, includeFiles } from "../paths.ts";
 import query from "./tags.scm" with { type: "text" };
 import { compileDbInclude } from "./compile_db.ts";
 import { blankMacros } from "./macros.ts";
+
+/**
+ * A guess by name alone never reaches a test source in another directory: a test is built into a
+ * test program of its own (with the files beside it), never linked into another component's code
+ * (googlemock's tests calling `std::string(...)` reached googletest's `TEST(StreamableTest,
+ * string)`).
+ */
+export function testsStayHome(tests: RegExp): (fromPath: string, toPath: string) => boolean {
+  return (fromPath, toPath) => !tests.test(toPath) || dirOf(fromPath) === dirOf(toPath);
+}
+
+const C_TESTS = /(^|\/)(test_[^/]*|[^/]*_test)\.[ch]$/;
 
 export const c: LanguageSpec = {
   name: "c",
@@ -16,7 +28,7 @@ export const c: LanguageSpec = {
   // its header (headers hold prototypes, which are not definitions).
   packageScope: "global",
   typeNames: /^[A-Z][\w$]*$/,
-  testFiles: /(^|\/)(test_[^/]*|[^/]*_test)\.[ch]$/,
+  testFiles: C_TESTS,
   docStyle: "comments",
   // Export, calling-convention and annotation macros blanked, and conditional compilation inside
   // function bodies reduced to one branch, so tree-sitter reads the declarations around them
@@ -28,6 +40,7 @@ export const c: LanguageSpec = {
   moduleName: () => "",
   resolveImport: (imp, fromPath, repo) =>
     compileDbInclude(imp.source, fromPath, repo) ?? includeFiles(imp.source, fromPath, repo),
+  guessReaches: testsStayHome(C_TESTS),
   manifests: ["compile_commands.json"],
   // Function-pointer fields called as `obj->read(...)`: a unique function of that name proves
   // nothing.

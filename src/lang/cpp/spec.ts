@@ -1,6 +1,7 @@
 import type { LanguageSpec } from "../spec.ts";
 import { includeFiles } from "../paths.ts";
 import { compileDbInclude } from "../c/compile_db.ts";
+import { testsStayHome } from "../c/spec.ts";
 import query from "./tags.scm" with { type: "text" };
 import { blankMacros } from "../c/macros.ts";
 
@@ -21,6 +22,8 @@ const ARITHMETIC = `int long short char bool float double unsigned signed size_t
   ]);
 const arithmeticFrom = (t: string) => ARITHMETIC.filter((a) => a !== t);
 
+const CPP_TESTS = /(^|\/)(test_[^/]*|[^/]*_(test|unittest))\.(cc|cpp|cxx|h|hpp)$/;
+
 export const cpp: LanguageSpec = {
   name: "cpp",
   grammar: "cpp",
@@ -35,7 +38,7 @@ export const cpp: LanguageSpec = {
   // Namespaces are open and span files: any file's definitions are visible through headers.
   packageScope: "global",
   typeNames: /^[A-Z][\w$]*$/,
-  testFiles: /(^|\/)(test_[^/]*|[^/]*_(test|unittest))\.(cc|cpp|cxx|h|hpp)$/,
+  testFiles: CPP_TESTS,
   docStyle: "comments",
   // Export, calling-convention and annotation macros blanked, and conditional compilation inside
   // function bodies reduced to one branch, so tree-sitter reads the declarations around them
@@ -80,6 +83,7 @@ export const cpp: LanguageSpec = {
   moduleName: () => "",
   resolveImport: (imp, fromPath, repo) =>
     compileDbInclude(imp.source, fromPath, repo) ?? includeFiles(imp.source, fromPath, repo),
+  guessReaches: testsStayHome(CPP_TESTS),
   manifests: ["compile_commands.json"],
   // Also the standard library's free functions and stream members (`std::max(a, b)`,
   // `in.eof()`): a qualifier or receiver from outside proves nothing by a unique name.

@@ -3,6 +3,8 @@ import type { ImportFact } from "../../graph/facts.ts";
 import type { RepoFiles } from "../spec.ts";
 import { visibleFiles } from "./modules.ts";
 
+export { moduleSees } from "./modules.ts";
+
 /**
  * `import a.b.C` arrives as source `a.b.C`: the last segment is the imported name (a class, or a
  * member for `import static a.b.C.m`). Wildcards keep the whole path as source.

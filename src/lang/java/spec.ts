@@ -1,6 +1,6 @@
 import type { LanguageSpec } from "../spec.ts";
 import { declaredPackages } from "../packages.ts";
-import { JVM_BUILD_FILES, resolveJvmImport, splitImport } from "./jvm.ts";
+import { JVM_BUILD_FILES, moduleSees, resolveJvmImport, splitImport } from "./jvm.ts";
 import query from "./tags.scm" with { type: "text" };
 
 export const java: LanguageSpec = {
@@ -25,6 +25,7 @@ export const java: LanguageSpec = {
   moduleName: (_path, pkg) => pkg ?? "",
   normalizeImport: splitImport,
   resolveImport: (imp, fromPath, repo) => resolveJvmImport("java", [".java"], imp, repo, fromPath),
+  guessReaches: moduleSees,
   manifests: JVM_BUILD_FILES,
   // Object, collections, streams, Optional, functional interfaces, builders, printing.
   commonMethods:

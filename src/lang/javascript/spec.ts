@@ -2,7 +2,7 @@ import type { ImportFact } from "../../graph/facts.ts";
 import type { LanguageSpec, RepoFiles } from "../spec.ts";
 import { pathModuleName, relativeFiles } from "../paths.ts";
 import { referencedImport } from "./references.ts";
-import { providedPackages, workspaceImport } from "./workspaces.ts";
+import { providedPackages, workspaceImport, workspaceSees } from "./workspaces.ts";
 import query from "./tags.scm" with { type: "text" };
 
 /** `src/app/index.ts` -> `src.app`, `types/api.d.ts` -> `types.api` (shared with TypeScript). */
@@ -83,6 +83,7 @@ export const javascript: LanguageSpec = {
   definitionWrappers: JS_DEFINITION_WRAPPERS,
   moduleName: (path) => jsModuleName(path),
   resolveImport: (imp, fromPath, repo) => resolveJsImport(imp, fromPath, repo, JS_EXTS),
+  guessReaches: workspaceSees,
   manifests: JS_MANIFESTS,
   provides: providedPackages,
   normalizeImport: normalizeJsImport,

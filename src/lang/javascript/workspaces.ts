@@ -7,7 +7,8 @@
  * - workspace packages (npm, pnpm, yarn): any `package.json` with a `name` in the repository
  *   (node_modules is never indexed): `import { x } from "@org/pkg"` reaches the package's source,
  *   from its `source`, `exports`, `module`, `main` or `types` entry, a built entry (`dist/index.js`)
- *   mapped back to `src/`, else `src/index` or `index`; `@org/pkg/sub` reaches `sub` inside it.
+ *   mapped back to `src/`, else `src/index` or `index`; `@org/pkg/sub` reaches `sub` inside it;
+ * - a guess by name alone never reaches a test file of another workspace package (workspaceSees).
  *
  * Everything is read from the project files the index hands over (RepoFiles.read); none read: no
  * change from plain relative resolution.
@@ -222,6 +223,33 @@ function loadConfig(repo: RepoFiles, path: string, depth: number): TsConfig | un
     baseUrl: baseUrl ?? inherited?.baseUrl,
     paths: paths ?? inherited?.paths ?? [],
   };
+}
+
+/** Test files of JavaScript and TypeScript alike (`x.test.ts`, `x.spec.jsx`). */
+const TEST_FILES = /\.(test|spec)\.[cm]?[jt]sx?$/;
+
+/** The innermost workspace package (its directory) holding a path, if any. */
+function packageDirOf(ws: Workspace, path: string): string | undefined {
+  let best: string | undefined;
+  for (const p of ws.packages) {
+    if (
+      (p.dir === "" || path.startsWith(`${p.dir}/`)) &&
+      (best === undefined || p.dir.length > best.length)
+    ) best = p.dir;
+  }
+  return best;
+}
+
+/**
+ * Whether code at `fromPath` may use a definition at `toPath` as the workspace has it: never a
+ * test file of another workspace package (a package's tests are no part of what it offers).
+ */
+export function workspaceSees(fromPath: string, toPath: string, repo: RepoFiles): boolean {
+  if (!TEST_FILES.test(toPath) || !repo.read || !repo.manifests) return true;
+  const ws = workspaceOf(repo);
+  const home = packageDirOf(ws, fromPath);
+  const owner = packageDirOf(ws, toPath);
+  return home === undefined || owner === undefined || home === owner;
 }
 
 /** The packages the repository offers other projects: every package.json with a `name`. */

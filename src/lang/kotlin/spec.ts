@@ -1,6 +1,6 @@
 import type { LanguageSpec } from "../spec.ts";
 import { declaredPackages } from "../packages.ts";
-import { JVM_BUILD_FILES, resolveJvmImport, splitImport } from "../java/jvm.ts";
+import { JVM_BUILD_FILES, moduleSees, resolveJvmImport, splitImport } from "../java/jvm.ts";
 import query from "./tags.scm" with { type: "text" };
 import { prepareKotlinSource } from "./prepare.ts";
 import { branchValue, rebinds, scopeLambda } from "./scopes.ts";
@@ -59,6 +59,7 @@ export const kotlin: LanguageSpec = {
   // package's file named after it (`Order.kt`) when there is one, else to every file of the package.
   resolveImport: (imp, fromPath, repo) =>
     resolveJvmImport("kotlin", [".kt", ".kts"], imp, repo, fromPath),
+  guessReaches: moduleSees,
   manifests: JVM_BUILD_FILES,
   // Scope functions, collections, strings, coroutines and standard infix functions: the standard
   // library's extension functions, which an untyped receiver calls far more often than a

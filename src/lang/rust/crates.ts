@@ -197,7 +197,9 @@ export function cratePlace(path: string, repo?: ManifestFiles): CratePlace {
     const name = dirs[n - 1];
     const target = name === "bin"
       ? dirs[n - 2] === "src"
-      : TARGET_DIRS.has(name) && dirs[n - 2] !== "src" && !hasRoot(dirs.slice(0, n - 1).join("/"));
+      // `tests/` beside a crate, not a module folder inside its sources (`src/routing/tests/`).
+      : TARGET_DIRS.has(name) && !dirs.slice(0, n - 1).includes("src") &&
+        !hasRoot(dirs.slice(0, n - 1).join("/"));
     if (target) return placeIn(path, dir, undefined, true);
   }
   return pathPlace(path);

@@ -7,7 +7,7 @@ import {
   normalizeJsImport,
   resolveJsImport,
 } from "../javascript/spec.ts";
-import { providedPackages } from "../javascript/workspaces.ts";
+import { providedPackages, workspaceSees } from "../javascript/workspaces.ts";
 import { prepareTypeScriptSource } from "./prepare.ts";
 import query from "./tags.scm" with { type: "text" };
 import jsx from "./tsx.scm" with { type: "text" };
@@ -36,6 +36,7 @@ export const typescript: LanguageSpec = {
   typeWrappers: ["Promise", "PromiseLike", "Readonly"],
   moduleName: (path) => jsModuleName(path),
   resolveImport: (imp, fromPath, repo) => resolveJsImport(imp, fromPath, repo, TS_EXTS),
+  guessReaches: workspaceSees,
   manifests: JS_MANIFESTS,
   provides: providedPackages,
   normalizeImport: normalizeJsImport,

@@ -1,10 +1,12 @@
-// cgraph view: the page. Data from the JSON API (api/...), drawn with Cytoscape.js.
-// window.cgraphView exposes the graph and the last draw time (tests and the bench read them).
-import cytoscape from "./cytoscape.mjs";
-import { toSvg } from "./export_svg.js";
-import { fitViewport, layoutFor } from "./layout.js";
-import { CYCLE, kindColor, langColor, LEAN_FOCUS, legend, stylesheet } from "./look.js";
+// cgraph view: the page. Data from the JSON API (api/...), drawn with Cytoscape.js, and graphs of
+// thousands of nodes with sigma.js (WebGL). window.cgraphView exposes the drawing (`drawing`: its
+// nodes, edges, places on screen, exports) and the last draw time with its phases (tests and the
+// bench read them).
+import { cytoscapeDrawing } from "./cytoscape_view.js";
+import { layoutFor } from "./layout.js";
+import { CYCLE, kindColor, langColor, legend } from "./look.js";
 import { el, renderPanel } from "./panel.js";
+import { hasWebgl2, loadSigma, sigmaDrawing } from "./sigma_view.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -30,7 +32,7 @@ const state = {
   busy: 0,
 };
 
-const view = { state, cy: undefined, ready: false };
+const view = { state, drawing: undefined, ready: false };
 globalThis.cgraphView = view;
 
 // ---- API ------------------------------------------------------------------------------------------
@@ -43,8 +45,26 @@ async function api(name, params = {}) {
   const headers = token ? { authorization: `Bearer ${token}` } : {};
   state.busy++;
   try {
+    const t0 = performance.now();
     const res = await fetch(`api/${name}?${q}`, { headers });
-    const body = await res.json().catch(() => ({ error: `${res.status} ${res.statusText}` }));
+    const t1 = performance.now();
+    const text = await res.text();
+    const t2 = performance.now();
+    let body;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = { error: `${res.status} ${res.statusText}` };
+    }
+    const t3 = performance.now();
+    state.lastApi = {
+      name,
+      headers: t1 - t0,
+      body: t2 - t1,
+      parse: t3 - t2,
+      bytes: text.length,
+      server: Number(res.headers.get("server-timing")?.match(/dur=([\d.]+)/)?.[1] ?? NaN),
+    };
     if (!res.ok || body.error) {
       const err = new Error(body.error ?? `${res.status} ${res.statusText}`);
       err.hint = body.hint;
@@ -81,153 +101,144 @@ function status(text) {
 
 // ---- drawing --------------------------------------------------------------------------------------
 
-function elementsOf(g) {
-  const nodes = g.nodes.map((n) => ({
-    group: "nodes",
-    data: {
-      ...n,
-      scc: n.scc ?? -1,
-      center: n.id === g.center || undefined,
-      fill: kindColor(n.kind),
-      ring: langColor(n.language),
-    },
-  }));
-  const edges = g.edges.map((e) => ({ group: "edges", data: { ...e, count: e.count ?? 1 } }));
-  return [...nodes, ...edges];
-}
-
 /**
- * Past this many nodes a graph is drawn the fast way: the lean stylesheet (no labels, straight
- * edges), edges hidden while panning, one device pixel per CSS pixel. `?lean_from=N` in the URL
- * moves the limit (the browser tests draw a small map the fast way).
+ * Past this many nodes a graph is drawn by sigma.js (WebGL, sigma_view.js) instead of Cytoscape's
+ * canvas, which spends seconds on thousands of elements (styles, bounding boxes and textures per
+ * element: 10,000 files and 15,000 imports took over 3 s). `?lean_from=N` in the URL moves the
+ * limit (the browser tests draw a small map with sigma).
  */
 const LEAN_FROM = Number(new URLSearchParams(location.search).get("lean_from")) || 1000;
 
 /**
- * `?webgl=1`: lean graphs drawn by Cytoscape's WebGL renderer (experimental in Cytoscape; with a
- * GPU it paints thousands of elements faster). Off by default: without a GPU (headless Chromium)
- * WebGL falls back to a software rasteriser and paints slower than the canvas. When the browser
- * has no WebGL at all, the canvas draws.
+ * Who draws a graph past LEAN_FROM: `sigma` (the default), or `?renderer=canvas`, Cytoscape's
+ * canvas with its lean stylesheet (no labels, straight edges; the bench compares them). Without
+ * WebGL 2 Cytoscape's canvas draws them too, and the page says so.
  */
-const WEBGL = new URLSearchParams(location.search).get("webgl") === "1" && hasWebgl();
+const LEAN_RENDERER = new URLSearchParams(location.search).get("renderer") === "canvas"
+  ? "canvas"
+  : "sigma";
 
-function hasWebgl() {
-  try {
-    return !!document.createElement("canvas").getContext("webgl");
-  } catch {
-    return false;
-  }
+const NO_WEBGL =
+  "This browser gives the page no WebGL 2, which sigma.js draws large graphs with: " +
+  "drawn by Cytoscape's canvas instead, slower past a thousand nodes.";
+
+/**
+ * What a node's fill shows when sigma draws it (it has no ring): its kind, or its language where
+ * every node is of one kind and the languages differ (a map of files).
+ */
+function fillBy(g) {
+  const one = (f) => new Set(g.nodes.map(f)).size === 1;
+  return one((n) => n.kind) && !one((n) => n.language) ? "language" : "kind";
 }
 
-// Positions set on the elements before Cytoscape starts are kept as they are: no layout pass, no
-// fit (which measures every element once more); the viewport is computed from the positions.
-cytoscape("layout", "cgraph-placed", function Placed(options) {
-  this.options = options;
-  this.run = function () {
-    this.emit("layoutstart");
-    this.emit("layoutready");
-    this.emit("layoutstop");
-    return this;
-  };
-  this.stop = function () {
-    return this;
-  };
-});
-
-/** Elements with their positions already set. */
-function placedElementsOf(g, positions) {
-  const out = elementsOf(g);
-  for (const e of out) if (e.group === "nodes") e.position = positions[e.data.id];
-  return out;
+/** What the legend says the fill and the ring show, as the current drawing colours them. */
+function legendOpts(g) {
+  const sigma = view.drawing?.renderer === "sigma";
+  return { fill: sigma ? fillBy(g) : "kind", rings: !sigma };
 }
 
-/** Draws a graph answer; resolves once laid out and painted, with the time it took. */
-function draw(g, started = performance.now()) {
+/** What a click and a double click on a node do, whoever draws it. */
+const handlers = {
+  tap(id) {
+    view.drawing?.focus(id);
+    openPanel(id);
+  },
+  dbltap: (id) => expand(id),
+};
+
+let draws = 0;
+
+/**
+ * Draws a graph answer; resolves once laid out and painted, with the time it took (undefined when
+ * another draw started meanwhile).
+ */
+async function draw(g, started = performance.now()) {
+  const mine = ++draws;
   state.graph = g;
   const n = g.nodes.length;
-  const large = n > LEAN_FROM;
-  state.lean = large;
-  if (view.cy) view.cy.destroy();
-  const t0 = performance.now();
-  const layout = layoutFor(g, n);
+  const lean = n > LEAN_FROM;
+  state.lean = lean;
+  view.drawing?.destroy();
+  view.drawing = undefined;
   const container = $("graph");
-  const placed = layout.positions !== undefined;
-  const viewport = placed
-    ? fitViewport(layout.positions, container.clientWidth, container.clientHeight, {
-      size: large ? 8 : 30,
-      below: large ? 0 : 16,
-    })
-    : {};
-  const cy = cytoscape({
-    container,
-    elements: placed ? placedElementsOf(g, layout.positions) : elementsOf(g),
-    style: stylesheet(large, n > 300),
-    layout: placed ? { name: "cgraph-placed" } : { name: "preset", fit: false },
-    ...viewport,
-    minZoom: 0.02,
-    maxZoom: 4,
-    wheelSensitivity: 0.3,
-    // A texture of the whole view while panning costs a render of its own on first paint;
-    // hiding the edges keeps panning smooth enough.
-    textureOnViewport: false,
-    hideEdgesOnViewport: large,
-    motionBlur: false,
-    boxSelectionEnabled: !large,
-    autoungrabify: large,
-    pixelRatio: large ? 1 : "auto",
-    ...(large && WEBGL ? { renderer: { name: "canvas", webgl: true } } : {}),
-  });
-  state.renderer = large && WEBGL ? "webgl" : "canvas";
-  view.cy = cy;
-  return new Promise((resolve) => {
-    const painted = () => {
-      const laidOut = performance.now();
-      if (!placed) cy.fit(undefined, 30);
-      // Two frames: the one Cytoscape paints in, then one after it.
-      requestAnimationFrame(() =>
-        requestAnimationFrame(() => {
-          const done = performance.now();
-          state.lastDraw = {
-            ms: done - started,
-            drawMs: done - t0,
-            layoutMs: laidOut - t0,
-            nodes: n,
-            edges: cy.edges().length,
-          };
-          view.ready = true;
-          resolve(state.lastDraw);
-        })
-      );
-    };
-    if (placed) painted();
-    else {
-      const run = cy.layout(layout);
-      run.one("layoutstop", painted);
-      run.run();
+  const t0 = performance.now();
+  let renderer = lean ? LEAN_RENDERER : "canvas";
+  let note;
+  let lib;
+  if (renderer === "sigma") {
+    try {
+      if (!hasWebgl2()) throw new Error(NO_WEBGL);
+      lib = await loadSigma();
+    } catch (err) {
+      renderer = "canvas";
+      note = err.message === NO_WEBGL ? NO_WEBGL : `sigma.js could not draw: ${err.message}`;
     }
-    bindGraphEvents(cy);
-    legend($("legend"), g);
-  });
-}
-
-function bindGraphEvents(cy) {
-  cy.on("tap", "node", (ev) => {
-    focusEdgesOf(cy, ev.target.id());
-    openPanel(ev.target.id());
-  });
-  cy.on("dbltap", "node", (ev) => expand(ev.target.id()));
-}
-
-/** A click on a node marks its edges, in and out (on a map of thousands: its imports). */
-function focusEdgesOf(cy, id) {
-  cy.batch(() => {
-    const before = cy.edges(".focus").removeClass("focus");
-    const mine = cy.getElementById(id).connectedEdges().addClass("focus");
-    if (state.lean) {
-      before.removeStyle();
-      mine.style(LEAN_FOCUS);
+    if (mine !== draws) return undefined;
+  }
+  const tLoad = performance.now();
+  // sigma draws at given places: a map it draws small (`?lean_from=`) is placed on a grid too.
+  const layout = layoutFor(g, n, { placed: renderer === "sigma" });
+  const tElements = performance.now();
+  let drawing;
+  let tBuilt = tElements;
+  if (renderer === "sigma") {
+    try {
+      drawing = sigmaDrawing(lib, g, layout.positions, container, {
+        cycle: CYCLE,
+        fillOf: fillBy(g) === "language" ? (n) => langColor(n.language) : (n) => kindColor(n.kind),
+      }, handlers);
+      tBuilt = drawing.builtAt;
+    } catch (err) {
+      // Its WebGL context or shaders failed (a browser's own limits): Cytoscape draws instead.
+      container.replaceChildren();
+      renderer = "canvas";
+      note = `sigma.js could not draw this graph (${err.message}): drawn by Cytoscape's canvas.`;
     }
+  }
+  drawing ??= cytoscapeDrawing(g, layout, container, {
+    lean,
+    look: { kindColor, langColor },
+    on: handlers,
   });
+  state.renderer = drawing.renderer;
+  state.note = note;
+  view.drawing = drawing;
+  const tInit = performance.now();
+  await drawing.laidOut;
+  const laidOut = performance.now();
+  // Two frames: the one the renderer paints in, then one after it.
+  const frame = await new Promise((resolve) =>
+    requestAnimationFrame(() => resolve(performance.now()))
+  );
+  const shown = await new Promise((resolve) =>
+    requestAnimationFrame(() => resolve(performance.now()))
+  );
+  if (mine !== draws) return undefined;
+  // The GPU (or, without one, the browser's software GL) draws after the frames are handed over:
+  // done when it has.
+  drawing.sync();
+  const done = performance.now();
+  state.lastDraw = {
+    ms: done - started,
+    drawMs: done - t0,
+    layoutMs: laidOut - t0,
+    nodes: n,
+    edges: drawing.edges().length,
+    renderer: drawing.renderer,
+    phases: {
+      ...state.lastApi,
+      load: tLoad - t0,
+      elements: tBuilt - tLoad,
+      init: tInit - tBuilt,
+      layout: laidOut - tInit,
+      toFrame: frame - laidOut,
+      paint: shown - frame,
+      gpu: done - shown,
+    },
+  };
+  legend($("legend"), g, legendOpts(g));
+  view.ready = true;
+  return state.lastDraw;
 }
 
 // ---- views ----------------------------------------------------------------------------------------
@@ -271,9 +282,16 @@ async function show() {
   }
   state.commands = g.commands;
   $("equivalent-cli").textContent = g.commands?.cli ?? "";
+  const what = [`${g.nodes.length} nodes, ${g.edges.length} edges`, ...g.notes];
+  // Set before drawing, about as long as it will be once drawn: a status line that wrapped onto
+  // another line only then would resize the graph just drawn (sigma.js processes its nodes again).
+  const likely = g.nodes.length > LEAN_FROM && LEAN_RENDERER === "sigma" ? "sigma.js" : "Cytoscape";
+  status([...what, `drawing with ${likely} …`].join(" · "));
   const drawn = await draw(g, started);
-  const what = `${g.nodes.length} nodes, ${g.edges.length} edges`;
-  status([what, ...g.notes, `drawn in ${Math.round(drawn.ms)} ms`].join(" · "));
+  if (!drawn) return;
+  const by = drawn.renderer === "sigma" ? "sigma.js" : "Cytoscape";
+  status([...what, `drawn by ${by} in ${Math.round(drawn.ms)} ms`].join(" · "));
+  if (state.note) message(state.note);
   if (!g.nodes.length) message(emptyText(g));
   else if (g.nodes.length === 1 && g.mode !== "modules") message(emptyText(g));
 }
@@ -292,7 +310,7 @@ function emptyText(g) {
 
 /** Double click in the neighbours view: that node's callers and callees, added to the graph. */
 async function expand(id) {
-  if (state.mode !== "neighbors" || !view.cy) return;
+  if (state.mode !== "neighbors" || !view.drawing) return;
   let g;
   try {
     g = await api("neighbors", { id, dir: "both", depth: 1 });
@@ -300,28 +318,23 @@ async function expand(id) {
     showError(err);
     return;
   }
-  const cy = view.cy;
-  const have = new Set(cy.elements().map((e) => e.id()));
-  const base = cy.getElementById(id).position();
-  const add = elementsOf({ ...g, center: undefined }).filter((e) => !have.has(e.data.id));
-  for (const e of add) {
-    if (e.group === "nodes") {
-      e.data.depth = (cy.getElementById(id).data("depth") ?? 0) + 1;
-      e.position = {
-        x: base.x + (Math.random() - 0.5) * 160,
-        y: base.y + (Math.random() - 0.5) * 160,
-      };
-    }
-  }
-  cy.add(add);
-  state.graph = {
-    ...state.graph,
-    nodes: cy.nodes().map((n) => n.data()),
-    edges: cy.edges().map((e) => e.data()),
-  };
-  legend($("legend"), state.graph);
+  const drawing = view.drawing;
+  if (!drawing.node(id)) return;
+  const base = drawing.position(id);
+  const depth = (drawing.node(id).depth ?? 0) + 1;
+  const nodes = g.nodes.filter((n) => !drawing.node(n.id)).map((n) => ({
+    ...n,
+    depth,
+    position: {
+      x: base.x + (Math.random() - 0.5) * 160,
+      y: base.y + (Math.random() - 0.5) * 160,
+    },
+  }));
+  drawing.add(nodes, g.edges);
+  state.graph = { ...state.graph, nodes: drawing.nodes(), edges: drawing.edges() };
+  legend($("legend"), state.graph, legendOpts(state.graph));
   status(
-    `${cy.nodes().length} nodes, ${cy.edges().length} edges · expanded ${
+    `${state.graph.nodes.length} nodes, ${state.graph.edges.length} edges · expanded ${
       g.nodes.find((n) => n.id === id)?.qualified_name ?? id
     }`,
   );
@@ -392,7 +405,7 @@ async function openPanel(id) {
   panel.hidden = false;
   body.replaceChildren(el("p", "loading…", "muted"));
   if (id.startsWith("dir:")) {
-    const n = view.cy.getElementById(id).data();
+    const n = view.drawing.node(id);
     body.replaceChildren(el("h2", n.path), el("p", `${n.files} files`, "muted"));
     return;
   }
@@ -446,10 +459,19 @@ function download(name, blob) {
 }
 
 function svgOfView() {
-  return toSvg(view.cy, { kindColor, langColor, cycle: CYCLE });
+  return view.drawing.svg({ kindColor, langColor, cycle: CYCLE });
+}
+
+/**
+ * The view as a PNG Blob: Cytoscape's whole graph twice the size, sigma's view as it is on screen
+ * (zoom in for the detail).
+ */
+function pngOfView() {
+  return view.drawing.png();
 }
 
 view.svg = svgOfView;
+view.png = pngOfView;
 
 // ---- controls -------------------------------------------------------------------------------------
 
@@ -462,7 +484,7 @@ function setMode(mode, render = true) {
     l.hidden = !l.classList.contains(`for-${mode}`);
   }
   if (mode === "impact" && Number($("depth").value) < 2) $("depth").value = "3";
-  if (render) show();
+  return render ? show() : undefined;
 }
 
 async function loadProjects() {
@@ -507,7 +529,7 @@ function init() {
     const v = $("project").value;
     [state.project, state.branch] = v ? JSON.parse(v) : [undefined, undefined];
     state.subject = undefined;
-    if (view.cy) view.cy.elements().remove();
+    view.drawing?.clear();
     $("panel").hidden = true;
     if (state.mode === "modules" || state.mode === "call-cycles") show();
     else message("Search a symbol in this project.");
@@ -516,14 +538,11 @@ function init() {
   $("copy-cli").addEventListener("click", () => state.commands?.cli && copy(state.commands.cli));
   $("copy-mcp").addEventListener("click", () => state.commands?.mcp && copy(state.commands.mcp));
   $("export-png").addEventListener("click", async () => {
-    if (!view.cy) return;
-    download(
-      "cgraph-view.png",
-      await view.cy.png({ output: "blob-promise", full: true, scale: 2, bg: "#ffffff" }),
-    );
+    if (!view.drawing) return;
+    download("cgraph-view.png", await pngOfView());
   });
   $("export-svg").addEventListener("click", () => {
-    if (!view.cy) return;
+    if (!view.drawing) return;
     download("cgraph-view.svg", new Blob([svgOfView()], { type: "image/svg+xml" }));
   });
   document.addEventListener("click", (ev) => {
@@ -540,16 +559,19 @@ function init() {
   if (p.get("dir")) $("dir").value = p.get("dir");
   if (p.get("level")) $("level").value = p.get("level");
   const mode = p.get("mode");
+  let first;
   if (p.get("symbol")) {
     state.subject = { symbol: p.get("symbol"), file: p.get("file") || undefined };
     $("search").value = p.get("symbol");
-    setMode(mode === "impact" ? "impact" : "neighbors");
+    first = setMode(mode === "impact" ? "impact" : "neighbors");
   } else if (mode === "modules" || mode === "call-cycles") {
-    setMode(mode);
+    first = setMode(mode);
   } else {
     view.ready = true;
   }
-  loadProjects();
+  // The picker's list once the first graph is drawn: its queries (every graph's counts) would
+  // share the server and the database with the graph's own.
+  Promise.resolve(first).finally(loadProjects);
 }
 
 view.show = show;

@@ -1,5 +1,7 @@
 // The current view as an SVG document: every node and edge at its laid-out position, with the
-// colours of the legend (Cytoscape itself exports PNG and JPG only).
+// colours of the legend (Cytoscape exports PNG and JPG only, sigma.js neither). Both drawings give
+// it their elements: `nodes` [{x, y, w (width), data}], `edges` [{s: {x, y}, t: {x, y, w}, data}],
+// in the page's model units; `box` ({x1, y1, w, h}) when the renderer measured the labels itself.
 
 const esc = (s) =>
   String(s).replace(
@@ -9,8 +11,9 @@ const esc = (s) =>
 
 const num = (n) => Math.round(n * 10) / 10;
 
-export function toSvg(cy, colors) {
-  const bb = cy.elements().boundingBox({ includeLabels: true });
+/** `colors`: kindColor(kind), langColor(language), cycle. */
+export function toSvg({ nodes, edges, box }, colors) {
+  const bb = box ?? boundsOf(nodes);
   const pad = 20;
   const x0 = bb.x1 - pad;
   const y0 = bb.y1 - pad;
@@ -25,16 +28,14 @@ export function toSvg(cy, colors) {
     `markerHeight="6" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="${colors.cycle}"/></marker></defs>`,
     `<rect x="${num(x0)}" y="${num(y0)}" width="${num(w)}" height="${num(h)}" fill="#ffffff"/>`,
   ];
-  for (const e of cy.edges()) {
-    const s = e.source().position();
-    const t = e.target().position();
-    const r = e.target().width() / 2 + 2;
+  for (const { s, t, data } of edges) {
+    const r = t.w / 2 + 2;
     const d = Math.hypot(t.x - s.x, t.y - s.y) || 1;
     const ex = t.x - ((t.x - s.x) / d) * r;
     const ey = t.y - ((t.y - s.y) / d) * r;
-    const cycle = e.data("cycle");
+    const cycle = data.cycle;
     const color = cycle ? colors.cycle : "#b6bfcc";
-    const dash = /EXTENDS|IMPLEMENTS/.test(e.data("rel")) ? ' stroke-dasharray="4 3"' : "";
+    const dash = /EXTENDS|IMPLEMENTS/.test(data.rel) ? ' stroke-dasharray="4 3"' : "";
     out.push(
       `<line x1="${num(s.x)}" y1="${num(s.y)}" x2="${num(ex)}" y2="${num(ey)}" stroke="${color}" ` +
         `stroke-width="${cycle ? 2.5 : 1.2}"${dash} marker-end="url(#${
@@ -42,36 +43,35 @@ export function toSvg(cy, colors) {
         })"/>`,
     );
   }
-  for (const n of cy.nodes()) {
-    const p = n.position();
-    const d = n.data();
+  const labels = nodes.length <= 1500;
+  for (const { x, y, w: width, data: d } of nodes) {
     const fill = colors.kindColor(d.kind);
     const ring = colors.langColor(d.language);
-    const w2 = n.width() / 2;
+    const w2 = width / 2;
     const dash = d.role !== "production" ? ' stroke-dasharray="3 2" fill-opacity="0.45"' : "";
     const title = `<title>${esc(d.qualified_name)} ${esc(d.path)}${
       d.line ? `:${d.line}` : ""
     }</title>`;
     if (d.scc >= 0) {
       out.push(
-        `<circle cx="${num(p.x)}" cy="${num(p.y)}" r="${
+        `<circle cx="${num(x)}" cy="${num(y)}" r="${
           num(w2 + 5)
         }" fill="${colors.cycle}" fill-opacity="0.35"/>`,
       );
     }
     const shape = /Class|Struct|Interface|Directory/.test(d.kind)
-      ? `<rect x="${num(p.x - w2)}" y="${num(p.y - w2)}" width="${num(2 * w2)}" height="${
+      ? `<rect x="${num(x - w2)}" y="${num(y - w2)}" width="${num(2 * w2)}" height="${
         num(2 * w2)
       }" rx="3"`
-      : `<circle cx="${num(p.x)}" cy="${num(p.y)}" r="${num(w2)}"`;
+      : `<circle cx="${num(x)}" cy="${num(y)}" r="${num(w2)}"`;
     out.push(
       `<g>${title}${shape} fill="${fill}" stroke="${ring}" stroke-width="${
         d.center ? 5 : 3
       }"${dash}/>`,
     );
-    if (d.label && cy.nodes().length <= 1500) {
+    if (d.label && labels) {
       out.push(
-        `<text x="${num(p.x)}" y="${num(p.y + w2 + 12)}" text-anchor="middle" fill="#1d2330">${
+        `<text x="${num(x)}" y="${num(y + w2 + 12)}" text-anchor="middle" fill="#1d2330">${
           esc(d.label)
         }</text>`,
       );
@@ -80,4 +80,17 @@ export function toSvg(cy, colors) {
   }
   out.push("</svg>");
   return out.join("\n");
+}
+
+/** The box of every node with a label below it (up to 110 wide, as Cytoscape cuts them). */
+function boundsOf(nodes) {
+  let [x1, y1, x2, y2] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const { x, y, w } of nodes) {
+    x1 = Math.min(x1, x - w / 2 - 55);
+    x2 = Math.max(x2, x + w / 2 + 55);
+    y1 = Math.min(y1, y - w / 2);
+    y2 = Math.max(y2, y + w / 2 + 16);
+  }
+  if (x1 === Infinity) return { x1: 0, y1: 0, w: 0, h: 0 };
+  return { x1, y1, w: x2 - x1, h: y2 - y1 };
 }

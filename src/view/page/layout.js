@@ -45,12 +45,12 @@ export function layeredPositions(g) {
 
 /**
  * How to place a graph: `{positions}` by node id, computed here and set on the elements before
- * Cytoscape starts (neighbourhoods and impact: rows by depth; maps of more than 150 nodes: a grid
- * in path order), or a Cytoscape layout (small maps: force-directed).
+ * the renderer starts (neighbourhoods and impact: rows by depth; maps of more than 150 nodes, or
+ * any when `placed`: a grid in path order), or a Cytoscape layout (small maps: force-directed).
  */
-export function layoutFor(g, n) {
+export function layoutFor(g, n, { placed = false } = {}) {
   if (g.mode === "neighbors" || g.mode === "impact") return { positions: layeredPositions(g) };
-  if (n > 150) return { positions: gridPositions(g, n > 1000 ? 20 : 60) };
+  if (n > 150 || placed) return { positions: gridPositions(g, n > 1000 ? 20 : 60) };
   return {
     name: "cose",
     animate: false,

@@ -159,8 +159,12 @@ export function stylesheet(large, many) {
   ];
 }
 
-/** Fills `el` with the kinds, languages and marks `g` draws. */
-export function legend(el, g) {
+/**
+ * Fills `el` with the kinds, languages and marks `g` draws. `fill`: what a node's fill shows
+ * (`kind`, or `language` where sigma.js colours a map of files by language); `rings`: whether
+ * a ring shows the language (Cytoscape's nodes have one, sigma's do not).
+ */
+export function legend(el, g, { fill = "kind", rings = true } = {}) {
   const kinds = [...new Set(g.nodes.map((n) => n.kind))].sort();
   const langs = [...new Set(g.nodes.map((n) => n.language).filter(Boolean))].sort();
   const tests = g.nodes.some((n) => n.role !== "production");
@@ -186,8 +190,14 @@ export function legend(el, g) {
     else s.style.background = color;
     return s;
   };
-  row("kind (fill)", kinds.map((k) => [k, dot(kindColor(k))]));
-  if (langs.length) row("language (ring)", langs.map((l) => [l, dot(langColor(l), true)]));
+  if (fill === "language") {
+    row(`${kinds.join(", ")}: language (fill)`, langs.map((l) => [l, dot(langColor(l))]));
+  } else {
+    row("kind (fill)", kinds.map((k) => [k, dot(kindColor(k))]));
+    if (langs.length && rings) {
+      row("language (ring)", langs.map((l) => [l, dot(langColor(l), true)]));
+    }
+  }
   const extra = [];
   if (tests) {
     const s = dot("#98a2b3", true);
