@@ -263,7 +263,8 @@ Deno.test({
     const s = await indexAs(db, dir, project);
     assertEquals(s.mode, "full");
     assert(s.warnings.some((w) => /interrupted/.test(w)), s.warnings.join("; "));
-    await db.command(["HDEL", keysFor(project, "test").facts, "pkg/mod0.py"]);
+    // The stored facts of some files lost (a segment of them: src/index/facts_store.ts).
+    await db.command(["HDEL", keysFor(project, "test").facts, "s0"]);
     // A no-op run reads no facts (the graph is left as it is); the first edit needs them.
     assertEquals((await indexAs(db, dir, project)).mode, "incremental");
     await Deno.writeTextFile(join(dir, "pkg/mod1.py"), "\ndef extra():\n    return 1\n", {

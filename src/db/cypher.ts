@@ -61,6 +61,24 @@ MATCH (a:${endpoint(fromFile)} {id: r.from})-[e:${type}]->(b:${endpoint(toFile)}
 DELETE e`;
 }
 
+/** Removes definitions by id (their edges go with them). */
+export const DELETE_SYMBOLS = `UNWIND $ids AS i
+MATCH (s:Symbol {id: i})
+DETACH DELETE s`;
+
+/** A file's node kept, its properties set anew (its path, name and extension stay). */
+export const UPDATE_FILES = `UNWIND $rows AS r
+MATCH (f:File {id: r.id})
+SET f.language = r.language, f.hash = r.hash, f.lines = r.lines, f.calls = r.calls,
+  f.uses = r.uses`;
+
+/** A definition's node kept, its properties set anew (its id, and so its kind and path, stay). */
+export const UPDATE_SYMBOLS = `UNWIND $rows AS r
+MATCH (s:Symbol {id: r.id})
+SET s.name = r.name, s.qualified_name = r.qualified_name, s.line = r.line,
+  s.end_line = r.end_line, s.signature = r.signature, s.doc = r.doc, s.language = r.language,
+  s.words = r.words`;
+
 /** Removes files and everything they define (their edges go with them). */
 export const DELETE_FILE_SYMBOLS = `UNWIND $paths AS p
 MATCH (s:Symbol {path: p})

@@ -287,3 +287,35 @@ export async function withConnection<T>(
     }
   }
 }
+
+// ---- a few commands on a fresh connection (a Sentinel asked, a graph copied) ----
+
+/**
+ * Sends the commands on one connection and reads one reply each, within `timeoutMs` in all;
+ * `sent` is called once every command is written.
+ */
+export function respCommands(
+  at: { host: string; port: number; tls?: boolean },
+  commands: string[][],
+  timeoutMs: number,
+  sent?: () => void,
+): Promise<Reply[]> {
+  return withConnection(at, timeoutMs, async (conn) => {
+    for (const c of commands) await conn.write(encodeCommand(c));
+    sent?.();
+    const replies: Reply[] = [];
+    const parser = new ReplyParser((r) => replies.push(r));
+    const buf = new Uint8Array(16384);
+    while (replies.length < commands.length) {
+      const n = await conn.read(buf);
+      if (n === null) throw new Error("the connection was closed without an answer");
+      parser.feed(buf.subarray(0, n));
+    }
+    return replies.slice(0, commands.length);
+  }).catch((err) => {
+    if (err instanceof Deno.errors.ConnectionRefused) {
+      throw new Error("nothing is listening there (connection refused)");
+    }
+    throw err;
+  });
+}

@@ -22,7 +22,7 @@ import { log } from "../log.ts";
 import { type Db, DbQueryError, DbUnavailableError } from "./client.ts";
 import { address, type Endpoint, type SentinelConfig } from "./config.ts";
 import { connectVerified, probeRedis, type Verified } from "./probe.ts";
-import { encodeCommand, type Reply, ReplyParser, withConnection } from "./resp.ts";
+import { respCommands } from "./resp.ts";
 
 /** How long one Sentinel may take to answer. */
 const SENTINEL_TIMEOUT_MS = 1500;
@@ -212,32 +212,7 @@ async function primaryRole(db: Db): Promise<string | undefined> {
   }
 }
 
-// ---- a Sentinel is asked one or two commands on a fresh connection ----
-
-/** Sends the commands on one connection and reads one reply each, within `timeoutMs` in all. */
-export function respCommands(
-  at: { host: string; port: number },
-  commands: string[][],
-  timeoutMs: number,
-): Promise<Reply[]> {
-  return withConnection(at, timeoutMs, async (conn) => {
-    for (const c of commands) await conn.write(encodeCommand(c));
-    const replies: Reply[] = [];
-    const parser = new ReplyParser((r) => replies.push(r));
-    const buf = new Uint8Array(16384);
-    while (replies.length < commands.length) {
-      const n = await conn.read(buf);
-      if (n === null) throw new Error("the connection was closed without an answer");
-      parser.feed(buf.subarray(0, n));
-    }
-    return replies.slice(0, commands.length);
-  }).catch((err) => {
-    if (err instanceof Deno.errors.ConnectionRefused) {
-      throw new Error("nothing is listening there (connection refused)");
-    }
-    throw err;
-  });
-}
+export { respCommands } from "./resp.ts";
 
 /** What `cgraph db status` shows in sentinel mode. */
 export interface SentinelReport {

@@ -153,7 +153,9 @@ function namesChanged(
 
 /**
  * Files to re-resolve after `changed` (modified) files went from `before` to `after`; undefined
- * when everything must be. `touched(path)` lists the files a file's stored edges touched.
+ * when everything must be. `touched(path)` lists the files a file's stored edges touched;
+ * `definedBefore(name)`, when given, whether any file defined the name before the edit (or after:
+ * it may say more, never less).
  */
 export function affectedFiles(
   before: Map<string, FileFacts>,
@@ -161,17 +163,13 @@ export function affectedFiles(
   changed: Set<string>,
   touched: (path: string) => string[],
   definedBefore?: (name: string) => boolean,
-  textOf?: (f: FileFacts) => string | undefined,
+  holdsName?: (f: FileFacts, names: ReadonlySet<string>) => boolean | undefined,
 ): Set<string> | undefined {
   const names = new Set<string>();
-  // A file whose facts' text (their JSON, when the caller has it) holds none of the names can
-  // mention none of them: every word a file mentions is part of one of its facts' strings.
-  const mayMention = (f: FileFacts) => {
-    const text = textOf?.(f);
-    if (text === undefined) return true;
-    for (const n of names) if (text.includes(n)) return true;
-    return false;
-  };
+  // A file none of whose facts' strings holds one of the names can mention none of them: every
+  // word a file mentions is part of one of those strings. `holdsName` answers that without reading
+  // the facts, for the files it can (src/index/facts_store.ts: stored facts); the rest are read.
+  const mayMention = (f: FileFacts) => holdsName?.(f, names) ?? true;
   // Defined anywhere, before or after the edit (the resolver's own test is narrower). With
   // `definedBefore` (the names of every definition before the edit), after = before with the
   // changed files' new definitions.

@@ -14,8 +14,10 @@ import type { IndexSummary } from "./summary.ts";
 import type { Resolution } from "./resolve/mod.ts";
 import { GRAPH_SCHEMA } from "./state.ts";
 
+/** Every property an edge is written with (a difference in any is a different edge). */
 function edgeKey(e: Edge): string {
-  return `${e.type}|${e.from}|${e.to}|${e.line ?? ""}|${e.count ?? ""}|${e.confidence ?? ""}`;
+  return `${e.type}|${e.from}|${e.to}|${e.line ?? ""}|${e.count ?? ""}|${e.confidence ?? ""}|` +
+    `${e.via ?? ""}|${e.typeOnly ? 1 : ""}`;
 }
 
 /**

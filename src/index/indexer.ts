@@ -27,7 +27,8 @@ import { type Seed, startSeed } from "./seed.ts";
 import { loadFacts, loadPrevious, type PreviousState, priorState, residents } from "./state.ts";
 import { nextStatCache, statLookup } from "./stat_cache.ts";
 import { statDigestOf, walkRepository } from "./walk.ts";
-import { prepareWorkers, releaseWorkers } from "./pool.ts";
+import { prepareWorkers, releaseWorkers, workersAhead } from "./pool.ts";
+import { toolsFor } from "../lang/parser.ts";
 
 export { dropResident, isListed, warmResident } from "./state.ts";
 export type { IndexMode, IndexSummary, Progress } from "./summary.ts";
@@ -111,9 +112,14 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
   const kept = opts.resident && opts.changed?.length ? residents.get(ref.keys.graph) : undefined;
   const targeted = kept?.walk && updateWalk(ref.root, kept.walk, opts.changed!);
   let walk = targeted ? targeted.walk : await walkRepository(ref.root);
-  // Every file will (or, from a copied graph, may) be parsed: the workers start now and load the
-  // languages found while the files are read (`index --full` started one already).
-  if (opts.full || seeding) prepareWorkers(walk.files);
+  // Every file will be parsed: the workers start now and load the languages found while the
+  // files are read (`index --full` started them already). A new branch copied from a base parses
+  // what differs from it, usually a few files (parsed in this thread, see pool.ts): its workers
+  // start only if nothing could be copied.
+  if (opts.full) prepareWorkers(walk.files);
+  else {seeding?.then((seed) =>
+      seed || prepareWorkers(walk.files), () =>
+      prepareWorkers(walk.files));}
   let manifests = targeted
     ? targeted.kept.manifests
     : await readManifests(ref.root, walk.manifests);
@@ -129,7 +135,7 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
   mark("scan");
 
   const seed: Seed | undefined = await seeding;
-  if (seeding) mark("copy");
+  if (seeding) mark("seed");
   let prior = await priorState(db, ref, opts, warnings, seed !== undefined);
   if (targeted && prior?.resident !== kept) {
     // What was kept no longer describes the graph: the tree is walked after all.
@@ -139,16 +145,36 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
   }
   const skipped = walk.skipped;
   mark("load");
-  // The graph must be whole before anything is written to it.
-  const graphReady = seed
-    ? () => seed.graphReady.catch((err) => Promise.reject(new SeedFailed(err)))
-    : () => Promise.resolve();
+  // The stat cache: files read (or vouched for) and settled, for the paths the graph holds. An
+  // incremental run has it written before the graph (for a new branch: while the graph is still
+  // being copied).
+  let statWritten: Map<string, string> | undefined;
+  const writeStat = async (holds: (path: string) => boolean) => {
+    const stat = nextStatCache(read, holds, prior?.stat ?? new Map(), readAt);
+    if (stat.del.length) await db.command(["HDEL", ref.keys.stat, ...stat.del]);
+    if (Object.keys(stat.set).length) await db.hashSet(ref.keys.stat, stat.set);
+    statWritten = stat.entries;
+  };
+  // The graph must be whole before anything is written to it (and a copied graph's edge lists
+  // before they are read).
+  const failed = (err: unknown) => Promise.reject(new SeedFailed(err));
+  const graphReady = async (holds?: (path: string) => boolean) => {
+    if (holds) await writeStat(holds);
+    if (seed) await seed.graphReady.catch(failed);
+  };
+  const ready = {
+    graph: graphReady,
+    lists: async () => {
+      if (seed) await seed.listsReady.catch(failed);
+    },
+  };
   const readAt = Date.now();
   const walkSkipped = skipped.length;
   let read = await readCandidates(
     walk.files,
     skipped,
     prior ? statLookup(prior.stat, prior.hashes) : undefined,
+    prior && ((path) => prior!.hashes.get(path)),
   );
   let current = new Map(read.map((f) => [f.candidate.path, f]));
   mark("scan");
@@ -160,9 +186,15 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
     noop = !seed && prior.manifestDigest === manifests.digest &&
       !changesOf(current, prior.hashes).any;
     if (!noop) {
-      // A one-shot run keeps the facts' JSON while it runs (see factsText); a long-lived one not.
-      previous = prior.resident ??
-        await loadPrevious(db, ref, prior, warnings, !opts.resident);
+      // A few files to parse are parsed in this thread (pool.ts): their languages load now, while
+      // the stored state is read.
+      const toParse = read.filter((f) => prior!.hashes.get(f.candidate.path) !== f.hash);
+      if (workersAhead(toParse.length) === 0) {
+        for (const spec of new Set(toParse.map((f) => f.candidate.language))) {
+          toolsFor(spec).catch(() => {}); // a failure shows when the file is parsed
+        }
+      }
+      previous = prior.resident ?? await loadPrevious(db, ref, prior, warnings);
       mark("load");
       if (!previous) {
         // A full run reads every file: those the stat cache vouched for are read now.
@@ -231,12 +263,13 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
         summary,
         progress,
         mark,
-        graphReady,
+        ready,
         manifests,
         walk.listed,
       );
     } catch (err) {
-      // The graph could not be copied (nothing was written yet): a full index instead.
+      // The graph could not be copied (nothing was written to it yet; what is stored beside it
+      // is written anew): a full index instead.
       if (!(err instanceof SeedFailed)) throw err;
       warnings.push(
         `copying branch ${seed?.branch}'s graph failed (${err.message}); indexed in full`,
@@ -248,11 +281,9 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
     }
   } else state = await full(db, ref, read, summary, progress, mark, manifests, walk.listed);
 
-  // The stat cache: files read (or vouched for) and settled, for the paths the graph holds.
-  const stat = nextStatCache(read, (p) => state.hashes.has(p), prior?.stat ?? new Map(), readAt);
-  if (stat.del.length) await db.command(["HDEL", ref.keys.stat, ...stat.del]);
-  if (Object.keys(stat.set).length) await db.hashSet(ref.keys.stat, stat.set);
-  state.stat = stat.entries;
+  // (A full run, a fallback from a failed copy included, drops the stat cache: written now.)
+  if (!statWritten || summary.mode === "full") await writeStat((p) => state.hashes.has(p));
+  state.stat = statWritten!;
   const counts = (noop ? await storedCounts(db, ref) : undefined) ??
     await graphCounts(db, ref.keys.graph);
   summary.symbols = counts.symbols;

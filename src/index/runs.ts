@@ -2,12 +2,20 @@
  * The two kinds of index run once the tree is read: full (everything parsed and resolved, written
  * to a staging graph renamed over the live one) and incremental (changed files parsed, the files
  * an edit can affect re-resolved over the kept or rebuilt structure, exactly the edges whose
- * resolution changed rewritten).
+ * resolution changed rewritten). An incremental run updates a changed file's nodes in place
+ * (definitions that keep their id keep their node, and the edges other files have to it), so an
+ * edit to a file many others call rewrites that file's edges, not theirs.
  */
 
 import type { Db } from "../db/client.ts";
 import type { FileFacts } from "../graph/facts.ts";
-import { type Edge, fileNode } from "../graph/model.ts";
+import {
+  type Edge,
+  type FileNode,
+  fileNode,
+  type SymbolNode,
+  symbolNodes,
+} from "../graph/model.ts";
 import { languageByName } from "../lang/registry.ts";
 import { log } from "../log.ts";
 import type { ProjectRef } from "../project/identity.ts";
@@ -21,7 +29,8 @@ import { isFinal, resolveSteps, resolveWith, Structure } from "./resolve/mod.ts"
 import { providedPackages, writePackages } from "./packages.ts";
 import type { ReadFile } from "./scan.ts";
 import { EdgeStream, StagingStream } from "./staging.ts";
-import { factsText, type PreviousState } from "./state.ts";
+import type { PreviousState } from "./state.ts";
+import { mayMention, writeChanged } from "./facts_store.ts";
 import { GraphWriter } from "./writer.ts";
 
 /** Files per slice when the facts and edge caches are written. */
@@ -41,7 +50,7 @@ export async function full(
   const staged = caches.map((k) => `${k}~staging`);
   // Files, symbols, hashes and facts are written while parsing goes on (see staging.ts).
   const stream = new StagingStream(db, ref.keys.staging, staged[0], staged[1], staged);
-  const facts = await analyze(read, summary, progress, (f, json) => stream.add(f, json), true);
+  const facts = await analyze(read, summary, progress, (f) => stream.add(f), true);
   summary.files.added = facts.map((f) => f.path);
   mark("parse");
   progress({ phase: "resolve", done: 0, total: 1 });
@@ -98,6 +107,7 @@ export async function full(
     stat: new Map(),
     manifestDigest: manifests.digest,
     structure,
+    layout: stream.layout,
   };
 }
 
@@ -120,7 +130,12 @@ export async function incremental(
   summary: IndexSummary,
   progress: (p: Progress) => void,
   mark: (phase: string) => void,
-  graphReady: () => Promise<void>,
+  ready: {
+    /** The graph can be written (a new branch's copy is whole); writes the stat cache first. */
+    graph: (holds?: (path: string) => boolean) => Promise<void>;
+    /** The edge lists can be read and written (a new branch's are copied). */
+    lists: () => Promise<void>;
+  },
   manifests: Manifests,
   listed: readonly string[],
 ): Promise<PreviousState> {
@@ -136,7 +151,7 @@ export async function incremental(
   const deleted = [...previous.hashes.keys()].filter((p) => !current.has(p));
   summary.files.unchanged = current.size - added.length - modified.length;
   if (!added.length && !modified.length && !deleted.length && !manifestsChanged) {
-    await graphReady();
+    await ready.graph();
     mark("copy");
     await runPostIndexSteps({
       db,
@@ -165,6 +180,13 @@ export async function incremental(
   for (const p of gone) nextFacts.delete(p);
   for (const f of fresh) nextFacts.set(f.path, f);
   progress({ phase: "resolve", done: 0, total: 1 });
+  // The structure kept from the last run is patched with the changed files below, once the files
+  // to re-resolve are known (the set of files is the same then); else it is built from every
+  // file's facts now, and tells which names are defined.
+  let structure = previous.structure;
+  if (!structure) {
+    structure = Structure.build([...nextFacts.values()], languageByName, manifests.texts);
+  }
   // Only the files an edit can affect are re-resolved (see affected.ts); the rest keep their edges.
   const edited = [...gone, ...freshPaths];
   const touchedOf = (path: string) => {
@@ -173,19 +195,24 @@ export async function incremental(
     if (!digest || !edited.some((p) => digest.includes(p))) return [];
     return (digest.split("\t")[1] ?? "").split("\n").filter(Boolean);
   };
-  const names = previous.structure?.defNames;
+  // Names defined anywhere before or after the edit: those of the structure (before the edit
+  // when kept, after it when just built) and of the edited files' facts before it.
+  const names = structure.defNames;
+  const editedBefore = edited.flatMap((p) => previous.facts.get(p) ?? []);
+  const defined = (name: string) =>
+    names.has(name) || editedBefore.some((f) => f.defs.some((d) => d.name === name));
+  // A one-shot run searches the stored facts' strings for the changed names (facts_store.ts)
+  // rather than read every file's facts; a long-lived process reads each file's mentions once and
+  // keeps them (affected.ts), which then answers faster.
   const only = manifestsChanged ? undefined : affectedFiles(
     previous.facts,
     nextFacts,
     new Set(edited),
     touchedOf,
-    names && ((name) => names.has(name)),
-    (f) => factsText.get(f),
+    defined,
+    previous.structure ? undefined : mayMention,
   );
-  // The structure kept from the last run is patched with the changed files (the set of files is
-  // the same when `only` is known); else it is built from every file's facts.
-  let structure = previous.structure;
-  if (!only || !structure?.patch(fresh)) {
+  if (structure === previous.structure && (!only || !structure.patch(fresh))) {
     structure = Structure.build([...nextFacts.values()], languageByName, manifests.texts);
   }
   const after = resolveWith(structure, only);
@@ -193,7 +220,9 @@ export async function incremental(
   mark("resolve");
   const changed = new Set([...gone, ...freshPaths]);
   // An unchanged file's edges are rewritten when their resolution changed, or when any of them
-  // touched a changed file (those were removed with the changed file's nodes).
+  // touched a removed file (those went with its nodes). A changed file keeps the nodes of its
+  // definitions that keep their id, and the edges others have to them: an edge to a definition
+  // that is gone changes the resolution of the file that has it.
   const candidates = [...after.resolved].filter((p) => nextFacts.has(p));
   const cache = edgeCache(after, candidates);
   log.debug(`incremental: re-resolved ${candidates.length} of ${nextFacts.size} file(s)`);
@@ -202,28 +231,58 @@ export async function incremental(
     if (changed.has(path)) continue;
     const [oldDigest, touched = ""] = previous.edgeDigests[path].split("\t");
     const [newDigest] = cache.digests[path].split("\t");
-    if (oldDigest !== newDigest || touched.split("\n").some((t) => changed.has(t))) {
+    if (oldDigest !== newDigest || touched.split("\n").some((t) => gone.has(t))) {
       rewire.push(path);
     }
   }
-  const oldLists = rewire.length
-    ? await db.command<(string | null)[]>(["HMGET", ref.keys.edgeLists, ...rewire])
+  // The nodes of changed files: what is new, what changed, what is gone.
+  const nodes = nodeChanges(fresh, previous.facts, after.symbols);
+  // The edges to delete: those the changed files and the rewired ones had.
+  const owners = [...fresh.filter((f) => previous.facts.has(f.path)).map((f) => f.path), ...rewire];
+  await ready.lists();
+  const oldLists = owners.length
+    ? await db.command<(string | null)[]>(["HMGET", ref.keys.edgeLists, ...owners])
     : [];
   const oldEdges = oldLists.flatMap((raw) => (raw ? JSON.parse(raw) as Edge[] : []));
 
-  await graphReady();
-  mark("copy");
+  // What is stored beside the graph first: for a new branch, while the graph is still being
+  // copied. Until the graph is written too, the pending marker makes an interrupted run's next
+  // run full.
   progress({ phase: "write", done: 0, total: 4 });
-  const writer = new GraphWriter(db, ref.keys.graph);
   await db.command(["SET", ref.keys.pending, new Date().toISOString()]);
-  await writer.deleteFiles([...changed]);
-  await writer.files(fresh.map(fileNode));
-  await writer.symbols(fresh.flatMap((f) => after.symbols.get(f.path) ?? []));
-  progress({ phase: "write", done: 1, total: 4 });
+  if (gone.size) {
+    for (const key of [ref.keys.files, ref.keys.edges, ref.keys.edgeLists]) {
+      await db.command(["HDEL", key, ...gone]);
+    }
+  }
+  const touchedFiles = [...freshPaths, ...rewire];
+  await db.hashSet(ref.keys.edges, pick(cache.digests, touchedFiles));
+  await db.hashSet(ref.keys.edgeLists, edgeLists(after, touchedFiles));
+  await db.hashSet(ref.keys.files, Object.fromEntries(fresh.map((f) => [f.path, f.hash])));
+  const layout = await writeChanged(
+    db,
+    ref.keys.facts,
+    previous.layout,
+    nextFacts,
+    freshPaths,
+    gone,
+  );
+  const packages = providedPackages([...nextFacts.values()], structure.repo);
+  mark("write");
+
+  await ready.graph((p) => nextFacts.has(p));
+  mark("copy");
+  const writer = new GraphWriter(db, ref.keys.graph);
+  await writer.deleteFiles([...gone, ...nodes.addedFiles.map((f) => f.path)]);
+  await writer.deleteSymbols(nodes.removedSymbols);
   await writer.deleteEdges(oldEdges);
+  progress({ phase: "write", done: 1, total: 4 });
+  await writer.files(nodes.addedFiles);
+  await writer.updateFiles(nodes.updatedFiles);
+  await writer.symbols(nodes.addedSymbols);
+  await writer.updateSymbols(nodes.updatedSymbols);
   progress({ phase: "write", done: 2, total: 4 });
   await writer.edges([...freshPaths, ...rewire].flatMap((p) => after.edges.get(p) ?? []));
-  const packages = providedPackages([...nextFacts.values()], structure.repo);
   await writePackages(db, ref.keys.graph, packages, false);
   progress({ phase: "write", done: 3, total: 4 });
   await runPostIndexSteps({
@@ -234,19 +293,6 @@ export async function incremental(
     codeUnchanged: false,
     paths: listed,
   });
-  if (gone.size) {
-    for (const key of [ref.keys.files, ref.keys.facts, ref.keys.edges, ref.keys.edgeLists]) {
-      await db.command(["HDEL", key, ...gone]);
-    }
-  }
-  const touchedFiles = [...freshPaths, ...rewire];
-  await db.hashSet(ref.keys.edges, pick(cache.digests, touchedFiles));
-  await db.hashSet(ref.keys.edgeLists, edgeLists(after, touchedFiles));
-  await db.hashSet(ref.keys.files, Object.fromEntries(fresh.map((f) => [f.path, f.hash])));
-  await db.hashSet(
-    ref.keys.facts,
-    Object.fromEntries(fresh.map((f) => [f.path, JSON.stringify(f)])),
-  );
   await db.command(["DEL", ref.keys.pending]);
   mark("write");
   if (rewire.length) log.debug(`incremental: rewired edges of ${rewire.length} unchanged file(s)`);
@@ -265,7 +311,54 @@ export async function incremental(
     stat: previous.stat,
     manifestDigest: manifests.digest,
     structure,
+    layout,
   };
+}
+
+/**
+ * What the nodes of the freshly parsed files need: files and definitions new to the graph,
+ * those whose properties changed (updated in place: their edges stay), and the definitions that
+ * are gone.
+ */
+function nodeChanges(
+  fresh: FileFacts[],
+  before: ReadonlyMap<string, FileFacts>,
+  symbols: ReadonlyMap<string, SymbolNode[]>,
+) {
+  const out = {
+    addedFiles: [] as FileNode[],
+    updatedFiles: [] as FileNode[],
+    addedSymbols: [] as SymbolNode[],
+    updatedSymbols: [] as SymbolNode[],
+    removedSymbols: [] as string[],
+  };
+  for (const f of fresh) {
+    const nodes = symbols.get(f.path) ?? symbolNodes(f);
+    const old = before.get(f.path);
+    if (!old) {
+      out.addedFiles.push(fileNode(f));
+      out.addedSymbols.push(...nodes);
+      continue;
+    }
+    const file = fileNode(f);
+    if (!sameProps(fileNode(old), file)) out.updatedFiles.push(file);
+    const gone = new Map(symbolNodes(old).map((n) => [n.id, n]));
+    for (const n of nodes) {
+      const was = gone.get(n.id);
+      if (!was) out.addedSymbols.push(n);
+      else {
+        gone.delete(n.id);
+        if (!sameProps(was, n)) out.updatedSymbols.push(n);
+      }
+    }
+    out.removedSymbols.push(...gone.keys());
+  }
+  return out;
+}
+
+function sameProps<T extends object>(a: T, b: T): boolean {
+  const keys = Object.keys(b) as (keyof T)[];
+  return keys.length === Object.keys(a).length && keys.every((k) => a[k] === b[k]);
 }
 
 async function analyze(

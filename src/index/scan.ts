@@ -6,7 +6,10 @@ import { type Candidate, type FileStat, fileStatOf, maxFileBytes, type Skipped }
 
 export interface ReadFile {
   candidate: Candidate;
-  /** The file's bytes; empty when the stat cache vouched for its hash (it was not read). */
+  /**
+   * The file's bytes; empty when the stat cache vouched for its hash (it was not read), or when
+   * the graph holds the file as it is (it will not be parsed).
+   */
   bytes: Uint8Array;
   hash: string;
   size: number;
@@ -23,12 +26,14 @@ const NOT_READ = new Uint8Array(0);
 /**
  * Reads and hashes candidates; binary, oversized and unreadable files go to `skipped`. `known`
  * (the stat cache) may vouch for a candidate's hash from what the walk's stat saw: that file is
- * not read.
+ * not read. A file `stored` says the graph holds as it is (same path, same hash) is not kept in
+ * memory once hashed: it will not be parsed.
  */
 export async function readCandidates(
   candidates: Candidate[],
   skipped: Skipped[],
   known?: (c: Candidate) => string | undefined,
+  stored?: (path: string) => string | undefined,
 ): Promise<ReadFile[]> {
   const limit = maxFileBytes();
   const results: (ReadFile | Skipped)[] = new Array(candidates.length);
@@ -50,15 +55,18 @@ export async function readCandidates(
       };
     }
   }
-  // A few reads in flight at once: the disk and the hashing overlap.
-  let next = 0;
-  const worker = async () => {
-    while (next < toRead.length) {
-      const i = toRead[next++];
-      results[i] = await readOne(candidates[i], limit);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(16, toRead.length) }, worker));
+  // Synchronous reads, a slice at a time with a turn of the event loop between slices (the
+  // database's replies, a graph copy under way): an awaited stat and read per file cost several
+  // times what the read alone costs (10,000 files: 0.37 -> 0.15 s). The walk's stat stands for the
+  // one before the read (taken earlier: a file changed since is hashed as it is, and its stat seen
+  // as changed next time).
+  for (let k = 0; k < toRead.length; k++) {
+    if (k % 256 === 255) await new Promise((r) => setTimeout(r, 0));
+    const i = toRead[k];
+    const r = readOne(candidates[i], limit);
+    if ("hash" in r && stored?.(r.candidate.path) === r.hash) r.bytes = NOT_READ;
+    results[i] = r;
+  }
   const out: ReadFile[] = [];
   for (const r of results) {
     if ("reason" in r) skipped.push(r);
@@ -67,25 +75,30 @@ export async function readCandidates(
   return out;
 }
 
-async function readOne(c: Candidate, limit: number): Promise<ReadFile | Skipped> {
+function readOne(c: Candidate, limit: number): ReadFile | Skipped {
   let bytes: Uint8Array;
-  let st: Deno.FileInfo;
+  let stat: FileStat;
+  const tooLarge = (size: number) => ({
+    path: c.path,
+    reason: `too large (${size} bytes > ${limit})`,
+  });
   try {
-    st = await Deno.stat(c.abs);
-    if (st.size > limit) return { path: c.path, reason: `too large (${st.size} bytes > ${limit})` };
-    bytes = await Deno.readFile(c.abs);
+    stat = c.stat ?? fileStatOf(Deno.statSync(c.abs));
+    if (stat.size > limit) return tooLarge(stat.size);
+    bytes = Deno.readFileSync(c.abs);
   } catch (err) {
     return { path: c.path, reason: `unreadable (${(err as Error).message})` };
   }
+  if (bytes.length > limit) return tooLarge(bytes.length);
   if (looksBinary(bytes)) return { path: c.path, reason: "binary" };
   const language = refineLanguage(c.language, c.path, bytes);
   return {
     candidate: language === c.language ? c : { ...c, language },
     bytes,
     hash: sha256(bytes),
-    size: st.size,
-    mtime: st.mtime?.getTime() ?? 0,
-    stat: fileStatOf(st),
+    size: stat.size,
+    mtime: stat.mtime,
+    stat,
   };
 }
 

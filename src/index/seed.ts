@@ -16,6 +16,7 @@ import { commitDistance, defaultBranch } from "../project/branches.ts";
 import { type GraphInfo, listGraphs } from "../project/catalog.ts";
 import type { ProjectRef } from "../project/identity.ts";
 import { displayName, type GraphKeys, keysFor, sanitizeName } from "../project/names.ts";
+import { respCommands } from "../db/resp.ts";
 import { withLock } from "./lock.ts";
 
 /** The per-file state an incremental run reads, copied with the graph. */
@@ -28,7 +29,7 @@ export async function baseCandidates(db: Db, ref: ProjectRef): Promise<GraphInfo
   const graphs = (await listGraphs(db)).filter((g) =>
     g.project === ref.project && g.branch !== ref.branch && g.indexed_at && (g.files ?? 0) > 0
   );
-  if (!graphs.length) return [];
+  if (graphs.length < 2) return graphs;
   const head = ref.commit;
   const def = head ? await defaultBranch(ref.root) : undefined;
   const defName = def ? sanitizeName(def) : undefined;
@@ -53,13 +54,20 @@ export interface Seed {
    * parses and resolves while the server copies. Nothing may be written to the graph before.
    */
   graphReady: Promise<void>;
+  /**
+   * Settles once the edge lists are copied (the largest part of the state, copied last: the run
+   * reads and writes them only once it has resolved). Rejects as graphReady does.
+   */
+  listsReady: Promise<void>;
 }
 
 /**
  * Copies the closest base graph and its state to `ref`'s keys (which must not hold a graph yet).
  * The base's index lock is held until the copy is complete, so a base being re-indexed is never
- * copied half written. Returns once the state is copied (see Seed), or undefined when nothing
- * suitable exists (the caller indexes in full).
+ * copied half written. The graph copy is started first (it is the long part: the server forks,
+ * dumps and loads the graph and builds its indexes), then the state is copied meanwhile. Returns
+ * once the state is copied (see Seed), or undefined when nothing suitable exists (the caller
+ * indexes in full).
  */
 export async function startSeed(
   db: Db,
@@ -72,16 +80,53 @@ export async function startSeed(
     const what = `${base.project}:${base.branch}`;
     let stateDone!: (ok: boolean) => void;
     const stateCopied = new Promise<boolean>((r) => (stateDone = r));
+    let listsDone!: () => void;
+    const listsCopied = new Promise<void>((r) => (listsDone = r));
+    const t0 = performance.now();
+    const since = () => `${Math.round(performance.now() - t0)} ms`;
     const whole = withLock(db, from.lock, what, async () => {
-      if (!(await copyState(db, from, ref.keys))) return stateDone(false);
+      if (!(await copyable(db, from))) return stateDone(false);
+      log.debug(`seed: copying ${what} (lock held after ${since()})`);
+      // A crash before the state is whole leaves a graph without it: the next run indexes in
+      // full, and a run that reads it half copied finds it incomplete and does so too.
+      await db.command(["DEL", ...stateKeys(ref.keys), ref.keys.pending]);
+      await db.deleteGraph(ref.keys.graph);
+      // The state is copied once the graph copy is sent: the server's main thread then copies
+      // the state while the copy's fork dumps the graph (not before the fork, which waits for it).
+      let sent!: () => void;
+      const commandSent = new Promise<void>((r) => (sent = r));
+      const graph = copyGraph(db, from, ref.keys, sent);
+      graph.catch(() => {}).finally(sent); // awaited below
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([commandSent, new Promise((r) => (timer = setTimeout(r, 250)))]);
+      clearTimeout(timer);
+      try {
+        await copyState(db, from, ref.keys);
+      } catch (err) {
+        stateDone(false);
+        await graph.catch(() => {});
+        throw err;
+      }
+      log.debug(`seed: state copied after ${since()}`);
       stateDone(true);
-      await copyGraph(db, from, ref.keys);
+      await copyKey(db, from.edgeLists, ref.keys.edgeLists);
+      listsDone();
+      await graph;
+      log.debug(`seed: graph copied after ${since()}`);
     }, { waitMs: opts.waitMs ?? 0 });
     whole.catch((err) => {
       log.debug(`seed: ${what} not copied: ${(err as Error).message}`);
       stateDone(false);
     });
-    if (await stateCopied) return { branch: base.branch, graphReady: whole };
+    if (await stateCopied) {
+      return {
+        branch: base.branch,
+        graphReady: whole,
+        listsReady: Promise.race([listsCopied, whole]),
+      };
+    }
+    // The graph copy may still be running: the next candidate's copy would fail on its name.
+    await whole.catch(() => {});
   }
   if (candidates.length) {
     opts.warnings.push(
@@ -93,30 +138,77 @@ export async function startSeed(
   return undefined;
 }
 
-/** Copies a base's per-file state; false when the base is gone or its state is incomplete. */
-async function copyState(db: Db, from: GraphKeys, to: GraphKeys): Promise<boolean> {
+/** Whether a base can be copied: its graph exists, no run of it was interrupted, its state is whole. */
+async function copyable(db: Db, from: GraphKeys): Promise<boolean> {
   if (!(await db.graphExists(from.graph))) return false;
   if (await db.command<number>(["EXISTS", from.pending])) return false;
   for (const key of stateKeys(from)) {
     if (!(await db.command<number>(["EXISTS", key]))) return false;
   }
-  // State first, the graph last: a crash in between leaves no graph, so the next run seeds again.
-  const targets = stateKeys(to);
-  for (const [i, key] of stateKeys(from).entries()) await copyKey(db, key, targets[i]);
-  // The base's metadata too (which project files it was resolved with); rewritten by the run.
-  await copyKey(db, from.info, to.info);
-  await db.command(["DEL", to.pending]);
-  await db.deleteGraph(to.graph);
   return true;
 }
 
-/** GRAPH.COPY on a connection of its own: the main one stays free while the server copies. */
-async function copyGraph(db: Db, from: GraphKeys, to: GraphKeys): Promise<void> {
-  const own = await Db.connect(db.endpoint);
-  try {
-    await own.command(["GRAPH.COPY", from.graph, to.graph], WRITE_TIMEOUT_MS);
-  } finally {
-    await own.close();
+/**
+ * Copies a base's per-file state but its edge lists (copied next, see Seed.listsReady), and its
+ * metadata (which project files it was resolved with).
+ */
+async function copyState(db: Db, from: GraphKeys, to: GraphKeys): Promise<void> {
+  for (const key of ["files", "facts", "edges", "info"] as const) {
+    await copyKey(db, from[key], to[key]);
+  }
+}
+
+/**
+ * GRAPH.COPY on a connection of its own: the main one stays free while the server copies. The
+ * server forks to dump the graph; while another child of it runs (a background save, an AOF
+ * rewrite) its fork is refused and retried in a loop, which some FalkorDB versions do not survive
+ * (the server stops answering): the copy is asked for once no such child runs. The connection is
+ * a bare one (AUTH, then the copy): a client's set-up costs more than the copy's round trip.
+ */
+async function copyGraph(
+  db: Db,
+  from: GraphKeys,
+  to: GraphKeys,
+  sent: () => void,
+): Promise<void> {
+  if (db.isCluster) {
+    sent();
+    const own = await Db.connect(db.endpoint);
+    try {
+      await own.command(["GRAPH.COPY", from.graph, to.graph], WRITE_TIMEOUT_MS);
+    } finally {
+      await own.close();
+    }
+    return;
+  }
+  await noChildRunning(db);
+  log.debug("seed: GRAPH.COPY sent");
+  const ep = db.endpoint;
+  const auth = ep.password
+    ? [ep.username ? ["AUTH", ep.username, ep.password] : ["AUTH", ep.password]]
+    : [];
+  const replies = await respCommands(
+    ep,
+    [...auth, ["GRAPH.COPY", from.graph, to.graph]],
+    WRITE_TIMEOUT_MS,
+    sent,
+  );
+  for (const r of replies) if (r instanceof Error) throw r;
+}
+
+/** Waits (up to 30 s) until the server runs no background save, AOF rewrite or module fork. */
+async function noChildRunning(db: Db): Promise<void> {
+  const until = Date.now() + 30_000;
+  for (let pause = 5; Date.now() < until; pause = Math.min(pause * 2, 100)) {
+    let info: string;
+    try {
+      info = String(await db.command(["INFO", "persistence"]));
+    } catch {
+      return; // INFO refused (a restricted user): copy at once
+    }
+    if (!/^(rdb_bgsave|aof_rewrite|module_fork)_in_progress:1/m.test(info)) return;
+    log.debug("seed: the server runs a background save; the copy waits for it");
+    await new Promise((r) => setTimeout(r, pause));
   }
 }
 

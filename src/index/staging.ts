@@ -8,10 +8,14 @@
 import type { Db } from "../db/client.ts";
 import type { FileFacts } from "../graph/facts.ts";
 import { type Edge, fileNode, symbolNodes } from "../graph/model.ts";
+import { type FactsLayout, LayoutRecorder, packSegment, SEGMENT_FILES } from "./facts_store.ts";
 import { GraphWriter } from "./writer.ts";
 
-/** Files per batch: large enough to amortise a round trip, small enough to start early. */
-const BATCH = 250;
+/**
+ * Files per batch: large enough to amortise a round trip, small enough to start early. Each
+ * batch's facts are one stored segment (facts_store.ts).
+ */
+const BATCH = SEGMENT_FILES;
 /** Edges per write while resolution goes on: a round trip's worth, small enough to start early. */
 const EDGE_CHUNK = 1500;
 
@@ -66,8 +70,8 @@ class Batches<T> {
 }
 
 export class StagingStream {
-  /** Each file's facts, with their JSON when a parse worker sent it so. */
-  private readonly batches: Batches<{ f: FileFacts; json?: string }>;
+  private readonly batches: Batches<FileFacts>;
+  readonly #segments = new LayoutRecorder();
 
   /**
    * @param graph the staging graph; `hashes` and `facts` are the staging keys of the file-hash
@@ -75,7 +79,7 @@ export class StagingStream {
    */
   constructor(db: Db, graph: string, hashes: string, facts: string, clearKeys: string[]) {
     const writer = new GraphWriter(db, graph);
-    this.batches = new Batches<{ f: FileFacts; json?: string }>(
+    this.batches = new Batches<FileFacts>(
       async () => {
         await db.deleteGraph(graph);
         await db.command(["DEL", ...clearKeys]);
@@ -83,20 +87,23 @@ export class StagingStream {
       },
       BATCH,
       async (batch) => {
-        await writer.files(batch.map(({ f }) => fileNode(f)));
-        await writer.symbols(batch.flatMap(({ f }) => symbolNodes(f)));
-        await db.hashSet(hashes, Object.fromEntries(batch.map(({ f }) => [f.path, f.hash])));
-        await db.hashSet(
-          facts,
-          Object.fromEntries(batch.map(({ f, json }) => [f.path, json ?? JSON.stringify(f)])),
-        );
+        await writer.files(batch.map(fileNode));
+        await writer.symbols(batch.flatMap(symbolNodes));
+        await db.hashSet(hashes, Object.fromEntries(batch.map((f) => [f.path, f.hash])));
+        const segment = this.#segments.next(batch.map((f) => f.path));
+        await db.hashSet(facts, { [segment]: packSegment(batch) });
       },
     );
   }
 
-  /** Queues one file's facts (and their JSON, if known); a full batch starts writing at once. */
-  add(f: FileFacts, json?: string): void {
-    this.batches.add([{ f, json }]);
+  /** Which segment holds each file's facts, as written. */
+  get layout(): FactsLayout {
+    return this.#segments.layout;
+  }
+
+  /** Queues one file's facts; a full batch starts writing without waiting for the caller. */
+  add(f: FileFacts): void {
+    this.batches.add([f]);
   }
 
   /** Writes what is queued and waits for every write; rethrows the first failure. */

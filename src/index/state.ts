@@ -6,6 +6,7 @@
  */
 import type { Db } from "../db/client.ts";
 import type { FileFacts } from "../graph/facts.ts";
+import { decodeAll, type FactsLayout, loadFacts as loadStored } from "./facts_store.ts";
 import { languageByName } from "../lang/registry.ts";
 import type { ProjectRef } from "../project/identity.ts";
 import { keepWalk, type KeptWalk } from "./kept_walk.ts";
@@ -16,10 +17,11 @@ import { walkRepository } from "./walk.ts";
 
 /**
  * What a graph holds beyond what earlier versions wrote (2: File.uses and Package nodes, for
- * cross-project answers): a graph written before is indexed in full once, since an incremental
- * run rewrites only the files that changed.
+ * cross-project answers; 3: facts stored in packed segments, edge digests that cover every edge
+ * property): a graph written before is indexed in full once, since an incremental run rewrites
+ * only the files that changed.
  */
-export const GRAPH_SCHEMA = "2";
+export const GRAPH_SCHEMA = "3";
 
 /** What a long-lived process keeps per graph between runs (opts.resident). */
 export interface Resident extends PreviousState {
@@ -67,8 +69,9 @@ export async function warmResident(db: Db, ref: ProjectRef): Promise<boolean> {
         [],
       );
       if (!previous) return false;
-      // The tree's listing and the resolver's structure too: the first watched edit then walks
-      // and builds nothing.
+      // Every file's facts whole, the tree's listing and the resolver's structure too: the first
+      // watched edit then decodes, walks and builds nothing.
+      decodeAll(previous.facts.values());
       const walk = await walkRepository(ref.root);
       const manifests = await readManifests(ref.root, walk.manifests);
       const structure = Structure.build(
@@ -148,16 +151,9 @@ export async function loadFacts(
   ref: ProjectRef,
   hashes: Map<string, string>,
 ): Promise<FileFacts[]> {
-  const raw = await db.hashGetAll(ref.keys.facts);
-  const out: FileFacts[] = [];
-  for (const path of hashes.keys()) {
-    try {
-      if (raw[path]) out.push(JSON.parse(raw[path]) as FileFacts);
-    } catch {
-      // a corrupt entry: the next run that changes code finds it and re-indexes in full
-    }
-  }
-  return out;
+  // Corrupt: the next run that changes code finds it and re-indexes in full.
+  const stored = await loadStored(db, ref.keys.facts, hashes).catch(() => undefined);
+  return [...stored?.facts.values() ?? []];
 }
 
 export interface PreviousState {
@@ -171,13 +167,9 @@ export interface PreviousState {
   manifestDigest: string | undefined;
   /** The resolver's structure over `facts` (kept by a long-lived process; see structure.ts). */
   structure?: Structure;
+  /** Which stored segment holds each file's facts (see facts_store.ts). */
+  layout?: FactsLayout;
 }
-
-/**
- * The stored JSON of facts a one-shot run loaded (loadPrevious with keepText): deciding which
- * files an edit affects looks for names in it before reading the facts (affected.ts).
- */
-export const factsText = new WeakMap<FileFacts, string>();
 
 /** The last run's facts and edge digests, or undefined when this run must be full (and why). */
 export async function loadPrevious(
@@ -185,32 +177,31 @@ export async function loadPrevious(
   ref: ProjectRef,
   prior: PriorState,
   warnings: string[],
-  keepText = false,
 ): Promise<PreviousState | undefined> {
   const { hashes, stat } = prior;
-  const rawFacts = await db.hashGetAll(ref.keys.facts);
-  const facts = new Map<string, FileFacts>();
+  const corrupt = () => {
+    warnings.push("the stored hash map or facts cache is missing or corrupt; re-indexing in full");
+    return undefined;
+  };
+  const [stored, edgeDigests] = await Promise.all([
+    loadStored(db, ref.keys.facts, hashes).catch(() => undefined),
+    db.hashGetAll(ref.keys.edges),
+  ]);
+  if (!stored || stored.facts.size !== hashes.size) return corrupt();
   for (const [path, hash] of hashes) {
-    const raw = rawFacts[path];
-    let parsed: FileFacts | undefined;
-    try {
-      parsed = raw ? JSON.parse(raw) as FileFacts : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    if (!parsed || parsed.hash !== hash || !Array.isArray(parsed.defs)) {
-      warnings.push(
-        "the stored hash map or facts cache is missing or corrupt; re-indexing in full",
-      );
-      return undefined;
-    }
-    facts.set(path, parsed);
-    if (keepText) factsText.set(parsed, raw!);
+    const f = stored.facts.get(path);
+    if (!f || f.hash !== hash || !Array.isArray(f.defs)) return corrupt();
   }
-  const edgeDigests = await db.hashGetAll(ref.keys.edges);
   if ([...hashes.keys()].some((p) => edgeDigests[p] === undefined)) {
     warnings.push("the stored edge cache is missing or incomplete; re-indexing in full");
     return undefined;
   }
-  return { hashes, facts, edgeDigests, stat, manifestDigest: prior.manifestDigest };
+  return {
+    hashes,
+    facts: stored.facts,
+    edgeDigests,
+    stat,
+    manifestDigest: prior.manifestDigest,
+    layout: stored.layout,
+  };
 }

@@ -40,6 +40,23 @@ export class GraphWriter {
     }
   }
 
+  /** Sets the properties of existing file nodes (found by id) to these. */
+  async updateFiles(files: FileNode[]): Promise<void> {
+    await this.batched(Q.UPDATE_FILES, files, NODE_BATCH);
+  }
+
+  /** Sets the properties of existing definition nodes (found by id) to these. */
+  async updateSymbols(symbols: SymbolNode[]): Promise<void> {
+    await this.batched(Q.UPDATE_SYMBOLS, symbols, NODE_BATCH);
+  }
+
+  /** Removes definitions by id, with every edge touching them. */
+  async deleteSymbols(ids: string[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += NODE_BATCH) {
+      await this.db.query(this.graph, Q.DELETE_SYMBOLS, { ids: ids.slice(i, i + NODE_BATCH) });
+    }
+  }
+
   /** Removes these files' nodes and every edge touching them. */
   async deleteFiles(paths: string[]): Promise<void> {
     for (let i = 0; i < paths.length; i += NODE_BATCH) {

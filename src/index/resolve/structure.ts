@@ -105,13 +105,15 @@ export class Structure {
     facts: FileFacts[],
   ) {
     const sorted = [...facts].sort(byPath);
+    const append = (map: Entry["map"], key: string, name: string, ref: DefRef) =>
+      this.append(map, key, name, ref);
     for (const f of sorted) {
       this.files.set(f.path, f);
       this.fileIds.set(fileId(f.path), f.path);
       this.countNames(f, 1);
       this.passing(f, true);
       for (const r of this.refsOf(f)) this.byId.set(r.node.id, r);
-      for (const e of this.entries(f)) this.add(e, false);
+      this.entries(f, append);
     }
     this.repo = repoFiles(sorted, manifests);
   }
@@ -151,12 +153,12 @@ export class Structure {
       this.countNames(f, 1);
       this.passing(old, false);
       this.passing(f, true);
-      for (const e of this.entries(old)) this.remove(e);
+      for (const e of this.entryList(old)) this.remove(e);
       for (const r of this.refsOf(old)) {
         if (this.byId.get(r.node.id) === r) this.byId.delete(r.node.id);
       }
       for (const r of this.refsOf(f)) this.byId.set(r.node.id, r);
-      for (const e of this.entries(f)) this.add(e, true);
+      for (const e of this.entryList(f)) this.add(e, true);
       if (packagesKey(old) !== packagesKey(f)) packagesMoved = true;
       this.files.set(f.path, f);
     }
@@ -173,24 +175,28 @@ export class Structure {
   }
 
   private passing(f: FileFacts, add: boolean): void {
-    for (const call of bareNameCalls(f)) {
-      for (const a of call.argTypes!) {
-        if (!isBare(a)) continue;
-        const name = a.slice(1);
-        let files = this.bareArgs.get(name);
-        if (add) {
-          if (!files) this.bareArgs.set(name, files = new Set());
-          files.add(f.path);
-        } else if (files) {
-          files.delete(f.path);
-          if (!files.size) this.bareArgs.delete(name);
-        }
+    for (const name of bareArgNames(f)) {
+      let files = this.bareArgs.get(name);
+      if (add) {
+        if (!files) this.bareArgs.set(name, files = new Set());
+        files.add(f.path);
+      } else if (files) {
+        files.delete(f.path);
+        if (!files.size) this.bareArgs.delete(name);
       }
     }
   }
 
   private countNames(f: FileFacts, by: 1 | -1): void {
-    for (const name of new Set(f.defs.map((d) => d.name))) {
+    const defs = f.defs;
+    // A file's names each once: most files have few definitions, compared with those before it.
+    const seen = defs.length > 32 ? new Set<string>() : undefined;
+    for (let i = 0; i < defs.length; i++) {
+      const name = defs[i].name;
+      if (seen) {
+        if (seen.has(name)) continue;
+        seen.add(name);
+      } else if (earlier(defs, i, name)) continue;
       const n = (this.defNames.get(name) ?? 0) + by;
       if (n > 0) this.defNames.set(name, n);
       else this.defNames.delete(name);
@@ -203,33 +209,58 @@ export class Structure {
   }
 
   /** Every list a file's definitions are in, in the order a build adds them. */
-  private entries(f: FileFacts): Entry[] {
-    const out: Entry[] = [];
+  private entries(
+    f: FileFacts,
+    visit: (map: Entry["map"], key: string, name: string, ref: DefRef) => void,
+  ): void {
     const spec = this.specOf(f.language);
-    if (!spec) return out;
+    if (!spec) return;
     const fam = this.family(f.language);
     const { refs } = piecesOf(f);
     for (const r of refs) {
-      if (r.def.receiverType) out.push({ map: "extension", key: fam, name: r.def.name, ref: r });
-      if (spec.openTypes && TYPE_KINDS.has(r.def.kind)) {
-        out.push({ map: "open", key: openKey(fam, r), name: "", ref: r });
-      }
+      if (r.def.receiverType) visit("extension", fam, r.def.name, r);
+      if (spec.openTypes && TYPE_KINDS.has(r.def.kind)) visit("open", openKey(fam, r), "", r);
       const parent = r.def.parent >= 0 ? f.defs[r.def.parent] : undefined;
       if (r.def.expansion) continue;
       if (TYPE_KINDS.has(r.def.kind) || !parent || parent.kind === "Module") {
-        if (!(r.def.owner && r.def.kind === "Method")) {
-          out.push({ map: "global", key: fam, name: r.def.name, ref: r });
-        }
+        if (!(r.def.owner && r.def.kind === "Method")) visit("global", fam, r.def.name, r);
       }
-      if (r.def.kind === "Method") out.push({ map: "method", key: fam, name: r.def.name, ref: r });
-      if (r.def.kind === "Module") {
-        out.push({ map: "module", key: r.node.qualified_name, name: "", ref: r });
-      }
+      if (r.def.kind === "Method") visit("method", fam, r.def.name, r);
+      if (r.def.kind === "Module") visit("module", r.node.qualified_name, "", r);
       if (parent && TYPE_KINDS.has(parent.kind)) {
-        out.push({ map: "member", key: refs[r.def.parent].node.id, name: r.def.name, ref: r });
+        visit("member", refs[r.def.parent].node.id, r.def.name, r);
       }
     }
+  }
+
+  /** The entries of a file, as a list (a patch removes and adds them). */
+  private entryList(f: FileFacts): Entry[] {
+    const out: Entry[] = [];
+    this.entries(f, (map, key, name, ref) => out.push({ map, key, name, ref }));
     return out;
+  }
+
+  /** Adds a reference at the end of its list (a build adds files in path order). */
+  private append(map: Entry["map"], key: string, name: string, ref: DefRef): void {
+    if (map === "module" || map === "open") {
+      const flat = map === "module" ? this.modulesByName : this.openParts;
+      const list = flat.get(key);
+      if (list) list.push(ref);
+      else flat.set(key, [ref]);
+      return;
+    }
+    const index = map === "global"
+      ? this.globalNames
+      : map === "method"
+      ? this.methodNames
+      : map === "extension"
+      ? this.extensions
+      : this.members;
+    let inner = index.get(key);
+    if (!inner) index.set(key, inner = new Map());
+    const list = inner.get(name);
+    if (list) list.push(ref);
+    else inner.set(name, [ref]);
   }
 
   private listOf(e: Entry, create: boolean): DefRef[] | undefined {
@@ -288,6 +319,12 @@ export class Structure {
   }
 }
 
+/** Whether a definition before the i-th has this name. */
+function earlier(defs: readonly { name: string }[], i: number, name: string): boolean {
+  for (let j = 0; j < i; j++) if (defs[j].name === name) return true;
+  return false;
+}
+
 /** An argument that is a bare name (`=step`): maybe a function passed by name. */
 export const BARE = /^=[\w$]+$/;
 
@@ -306,6 +343,32 @@ export function bareNameCalls(f: FileFacts): CallFact[] {
     bareNameCallsCache.set(f, calls);
   }
   return calls;
+}
+
+const bareArgNamesCache = new WeakMap<FileFacts, string[]>();
+
+/** The bare names a file passes as arguments, each once (what Structure.bareArgs indexes). */
+export function bareArgNames(f: FileFacts): string[] {
+  let names = bareArgNamesCache.get(f);
+  if (!names) {
+    const seen = new Set<string>();
+    for (const call of bareNameCalls(f)) {
+      for (const a of call.argTypes!) if (isBare(a)) seen.add(a.slice(1));
+    }
+    bareArgNamesCache.set(f, names = [...seen]);
+  }
+  return names;
+}
+
+/** How bareArgNames computes, as text: names stored with facts are used by the same rule only. */
+export const BARE_ARG_RULE = [BARE.source, isBare, bareNameCalls, bareArgNames].join("\n");
+
+/**
+ * Gives bareArgNames a file's names known without reading its calls (stored with its facts by
+ * src/index/facts_store.ts, which reads a file's calls only when something asks for them).
+ */
+export function knowBareArgNames(f: FileFacts, names: string[]): void {
+  bareArgNamesCache.set(f, names);
 }
 
 /** Whether `r` comes after `ref` in build order (path, then definition index). */
