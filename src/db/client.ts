@@ -8,6 +8,8 @@
  */
 import { CgraphError } from "../errors.ts";
 import type { ClusterBackend } from "./cluster.ts";
+// Thrown by the cluster backend; defined apart so cluster.ts need not import this module.
+export { ShardUnavailableError } from "./shard_error.ts";
 import { address, type Endpoint } from "./config.ts";
 import { type Graph, graphOver } from "./graph.ts";
 import { ConnectionLostError, RedisConnection, ReplyError } from "./redis.ts";
@@ -262,14 +264,6 @@ export class DbUnavailableError extends CgraphError {
   constructor(message: string, hint?: string) {
     super(message, hint);
     this.name = "DbUnavailableError";
-  }
-}
-
-/** A cluster node that holds a key does not answer; the other shards still do. */
-export class ShardUnavailableError extends CgraphError {
-  constructor(message: string, hint?: string) {
-    super(message, hint);
-    this.name = "ShardUnavailableError";
   }
 }
 

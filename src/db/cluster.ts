@@ -11,7 +11,7 @@
  * shard keeps answering.
  */
 import { createCluster } from "@redis/client";
-import { ShardUnavailableError } from "./client.ts";
+import { ShardUnavailableError } from "./shard_error.ts";
 import type { Endpoint } from "./config.ts";
 import { type Graph, graphOver } from "./graph.ts";
 
