@@ -54,11 +54,16 @@ export async function full(
   summary.files.added = facts.map((f) => f.path);
   mark("parse");
   progress({ phase: "resolve", done: 0, total: 1 });
+  // The last files' nodes are written while the structure is built, and before resolution
+  // starts: a write goes on only while this thread yields, which resolution does rarely.
+  const nodes = stream.nodesWritten();
+  nodes.catch(() => {}); // awaited below
   const structure = Structure.build(facts, languageByName, manifests.texts);
+  await nodes;
   // Calls and imports are written while the next files are resolved (the database works on the
-  // other core), once every node is: the staging stream finishes first.
+  // other core), after the nodes they join.
   const writer = new GraphWriter(db, ref.keys.staging);
-  const early = new EdgeStream(stream.finish(), (edges) => writer.edges(edges));
+  const early = new EdgeStream(nodes, (edges) => writer.edges(edges));
   // Only the edges are kept: the resolver (its memo tables, scopes and symbol lists) goes once
   // this returns, and the structure says which file a node belongs to.
   const edges = await resolveStreamed(structure, early);
@@ -67,6 +72,7 @@ export async function full(
 
   progress({ phase: "write", done: 0, total: 3 });
   await early.finish();
+  await stream.finish(); // the hashes and facts
   progress({ phase: "write", done: 1, total: 3 });
   const structural: Edge[] = [];
   for (const list of edges.values()) for (const e of list) if (!isFinal(e)) structural.push(e);

@@ -12,12 +12,16 @@ import { type FactsLayout, LayoutRecorder, packSegment, SEGMENT_FILES } from "./
 import { GraphWriter } from "./writer.ts";
 
 /**
- * Files per batch: large enough to amortise a round trip, small enough to start early. Each
- * batch's facts are one stored segment (facts_store.ts).
+ * Files per write of nodes (the file and its definitions): small enough that the last files'
+ * nodes are written while parsing still keeps this thread idle, not when resolution has it busy
+ * (a write goes on only while resolution yields, so one late batch of a few hundred files held
+ * every edge back by a few hundred ms), large enough to amortise a round trip.
  */
-const BATCH = SEGMENT_FILES;
+const NODE_FILES = 50;
 /** Edges per write while resolution goes on: a round trip's worth, small enough to start early. */
 const EDGE_CHUNK = 1500;
+/** Edge chunks written at once before resolution waits for the oldest (bounds what is queued). */
+const IN_FLIGHT = 4;
 
 /**
  * Items gathered into batches, each written after the one before, off the caller's path: the
@@ -70,7 +74,10 @@ class Batches<T> {
 }
 
 export class StagingStream {
-  private readonly batches: Batches<FileFacts>;
+  /** Nodes, a few files at a time. */
+  private readonly nodes: Batches<FileFacts>;
+  /** Hashes and facts, a stored segment (facts_store.ts) at a time. */
+  private readonly caches: Batches<FileFacts>;
   readonly #segments = new LayoutRecorder();
 
   /**
@@ -79,21 +86,20 @@ export class StagingStream {
    */
   constructor(db: Db, graph: string, hashes: string, facts: string, clearKeys: string[]) {
     const writer = new GraphWriter(db, graph);
-    this.batches = new Batches<FileFacts>(
-      async () => {
-        await db.deleteGraph(graph);
-        await db.command(["DEL", ...clearKeys]);
-        await writer.createIndexes();
-      },
-      BATCH,
-      async (batch) => {
-        await writer.files(batch.map(fileNode));
-        await writer.symbols(batch.flatMap(symbolNodes));
-        await db.hashSet(hashes, Object.fromEntries(batch.map((f) => [f.path, f.hash])));
-        const segment = this.#segments.next(batch.map((f) => f.path));
-        await db.hashSet(facts, { [segment]: packSegment(batch) });
-      },
-    );
+    const cleared = (async () => {
+      await db.deleteGraph(graph);
+      await db.command(["DEL", ...clearKeys]);
+      await writer.createIndexes();
+    })();
+    this.nodes = new Batches<FileFacts>(() => cleared, NODE_FILES, async (batch) => {
+      await writer.files(batch.map(fileNode));
+      await writer.symbols(batch.flatMap(symbolNodes));
+    });
+    this.caches = new Batches<FileFacts>(() => cleared, SEGMENT_FILES, async (batch) => {
+      await db.hashSet(hashes, Object.fromEntries(batch.map((f) => [f.path, f.hash])));
+      const segment = this.#segments.next(batch.map((f) => f.path));
+      await db.hashSet(facts, { [segment]: packSegment(batch) });
+    });
   }
 
   /** Which segment holds each file's facts, as written. */
@@ -103,35 +109,81 @@ export class StagingStream {
 
   /** Queues one file's facts; a full batch starts writing without waiting for the caller. */
   add(f: FileFacts): void {
-    this.batches.add([f]);
+    this.nodes.add([f]);
+    this.caches.add([f]);
+  }
+
+  /**
+   * Writes the nodes still queued and waits for every node write (the edges' ends); rethrows the
+   * first failure. The hashes and facts may still be on their way.
+   */
+  nodesWritten(): Promise<void> {
+    return this.nodes.finish();
   }
 
   /** Writes what is queued and waits for every write; rethrows the first failure. */
-  finish(): Promise<void> {
-    return this.batches.finish();
+  async finish(): Promise<void> {
+    // Both are waited for, whichever fails first.
+    const [nodes, caches] = await Promise.allSettled([this.nodes.finish(), this.caches.finish()]);
+    if (nodes.status === "rejected") throw nodes.reason;
+    if (caches.status === "rejected") throw caches.reason;
   }
 }
 
 /**
  * The second half: edges that are final as soon as they are resolved (calls, imports) written
- * while the next files are resolved, after the nodes they join (`nodesWritten`). `add` hands the
- * database a full chunk and lets it run: the caller's next step runs meanwhile.
+ * while the next files are resolved, after the nodes they join (`nodesWritten`). A full chunk's
+ * writes go out at once, without waiting for the chunks before (order does not matter to them):
+ * the database works through them on the other core while this thread resolves, which lets the
+ * event loop run only when a chunk is handed over. At most `IN_FLIGHT` chunks are unanswered at a
+ * time; past that, `add` waits for the oldest.
  */
 export class EdgeStream {
-  private readonly batches: Batches<Edge>;
+  private pending: Edge[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+  private failure: unknown;
 
-  constructor(nodesWritten: Promise<void>, write: (edges: Edge[]) => Promise<void>) {
-    this.batches = new Batches<Edge>(() => nodesWritten, EDGE_CHUNK, write);
+  constructor(
+    private readonly nodesWritten: Promise<void>,
+    private readonly write: (edges: Edge[]) => Promise<void>,
+  ) {
+    nodesWritten.catch(() => {}); // seen by the first chunk's write, or by finish()
   }
 
   /** Queues edges; at a full chunk, its write starts and the event loop gets a turn. */
   async add(edges: Edge[]): Promise<void> {
+    for (const e of edges) this.pending.push(e);
+    if (this.pending.length < EDGE_CHUNK) return;
+    this.flush();
     // The write's requests go out, and replies come in, only while this thread yields.
-    if (this.batches.add(edges)) await new Promise((r) => setTimeout(r, 0));
+    if (this.inFlight.size > IN_FLIGHT) await Promise.race(this.inFlight);
+    else await new Promise((r) => setTimeout(r, 0));
   }
 
   /** Writes what is queued and waits for every write; rethrows the first failure. */
-  finish(): Promise<void> {
-    return this.batches.finish();
+  async finish(): Promise<void> {
+    this.flush();
+    await this.nodesWritten.catch((err) => this.failure ??= err);
+    await Promise.all(this.inFlight);
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  private flush(): void {
+    if (!this.pending.length) return;
+    const chunk = this.pending;
+    this.pending = [];
+    const written = this.written(chunk);
+    this.inFlight.add(written);
+    written.then(() => this.inFlight.delete(written));
+  }
+
+  /** One chunk's write, once the nodes are; a failure is kept for `finish()`, never thrown. */
+  private async written(chunk: Edge[]): Promise<void> {
+    try {
+      await this.nodesWritten;
+      if (this.failure === undefined) await this.write(chunk);
+    } catch (err) {
+      this.failure ??= err;
+    }
   }
 }

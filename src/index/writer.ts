@@ -25,11 +25,13 @@ export class GraphWriter {
     for (const [kind, rows] of byKind) await this.batched(Q.createSymbols(kind), rows, NODE_BATCH);
   }
 
+  /** Each kind of edge (type, and which ends are files) in its own statements, sent together. */
   async edges(edges: Edge[]): Promise<void> {
-    for (const [key, rows] of groupEdges(edges)) {
-      const [type, fromFile, toFile] = key;
-      await this.batched(Q.createEdges(type, fromFile, toFile), rows.map(edgeRow), EDGE_BATCH);
-    }
+    await Promise.all(
+      [...groupEdges(edges)].map(([[type, fromFile, toFile], rows]) =>
+        this.batched(Q.createEdges(type, fromFile, toFile), rows.map(edgeRow), EDGE_BATCH)
+      ),
+    );
   }
 
   async deleteEdges(edges: Edge[]): Promise<void> {
