@@ -29,7 +29,7 @@ if (inWorker) {
   // before anything else loads (src/index/prestart.ts).
   const full = first === "index" && Deno.args.includes("--full") && !Deno.args.includes("--help");
   if (bundled) (await import("./src/index/pool.ts")).setWorkerEntry(import.meta.url);
-  if (full) (await import("./src/index/prestart.ts")).prestartFullIndex(Deno.args.slice(1));
+  if (full) await (await import("./src/index/prestart.ts")).prestartFullIndex(Deno.args.slice(1));
   const { runCli } = await import("./src/cli/main.ts");
   Deno.exit(await runCli(Deno.args));
 }

@@ -1,10 +1,11 @@
 /**
  * `cgraph index --full [path]` parses every file of the repository: its parse workers start before
- * anything else loads, and a quick census of the tree (the walk a run begins with) tells them which
- * languages to load, so grammars and queries compile while the CLI, the database client and the
- * connection come up. The run itself walks again and takes the workers already loaded.
+ * anything else loads, and a quick census of the tree (the walk a run begins with), done before the
+ * CLI loads, tells them which languages to load, so grammars and queries compile while the CLI, the
+ * database client and the connection come up. The run itself walks again and takes the workers
+ * already loaded.
  */
-import { prepareWorkers, prestartWorkers, runsSoFar } from "./pool.ts";
+import { prepareWorkers, prestartWorkers, runsSoFar, workerCount } from "./pool.ts";
 import { walkRepository } from "./walk.ts";
 
 /** Options of `cgraph index` that take a value (the rest are flags). */
@@ -20,12 +21,26 @@ export function indexPath(args: string[]): string {
   return ".";
 }
 
-/** Starts and warms the workers of a full index of the repository `args` name (see above). */
-export function prestartFullIndex(args: string[]): void {
-  prestartWorkers(1);
+/**
+ * How long the CLI waits for the census before it loads: the census alone takes tens of ms, but
+ * several times that beside the CLI's loading, and the languages it finds start the workers'
+ * longest step (compiling each language's query). A huge tree is not waited for.
+ */
+const CENSUS_WAIT_MS = 250;
+
+/**
+ * Starts the workers of a full index of the repository `args` name, one per core (those a small
+ * repository does not need end when the run starts), and has them load its languages (see above).
+ * Resolves when they know the languages, or after CENSUS_WAIT_MS.
+ */
+export async function prestartFullIndex(args: string[]): Promise<void> {
+  prestartWorkers(workerCount(Number.MAX_SAFE_INTEGER));
   const since = runsSoFar();
-  walkRepository(indexPath(args)).then(
+  const census = walkRepository(indexPath(args)).then(
     (walk) => prepareWorkers(walk.files, since),
     () => {}, // the run reports a path it cannot walk
   );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([census, new Promise((r) => timer = setTimeout(r, CENSUS_WAIT_MS))]);
+  clearTimeout(timer);
 }

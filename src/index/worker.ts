@@ -1,6 +1,6 @@
 /** Worker side of the parse pool: file bytes in, FileFacts out. */
 import { languageByName } from "../lang/registry.ts";
-import { toolsFor } from "../lang/parser.ts";
+import { init, toolsFor } from "../lang/parser.ts";
 import { extractFacts } from "./extract.ts";
 
 export interface ParseRequest {
@@ -30,6 +30,8 @@ export function serveParseRequests(): void {
     onmessage: ((e: MessageEvent<ParseRequest | WarmRequest>) => void) | null;
     postMessage(msg: ParseReply): void;
   };
+  // The runtime every language needs loads while the first request is on its way.
+  init().catch(() => {}); // a failure shows again with the first file
   scope.onmessage = async (e) => {
     const req = e.data;
     if ("warm" in req) {

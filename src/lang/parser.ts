@@ -9,7 +9,8 @@ import type { LanguageSpec } from "./spec.ts";
 let ready: Promise<void> | undefined;
 const loaded = new Map<string, Promise<{ parser: Parser; query: Query }>>();
 
-function init(): Promise<void> {
+/** Loads the tree-sitter runtime now (a parse worker does at start, before it knows a language). */
+export function init(): Promise<void> {
   // Copies: the embedded bytes are shared by every worker of the process, and emscripten may
   // keep or detach the buffer it is given.
   ready ??= runtimeWasm().then((bytes) => Parser.init({ wasmBinary: bytes.slice() } as never));
