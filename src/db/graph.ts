@@ -6,6 +6,7 @@
  * root: that one loads the whole `redis` package (its client and every module), over 100 ms.
  */
 import type * as GraphModule from "falkordb/dist/src/graph.js";
+import { cypherParams } from "./params.ts";
 
 type GraphClass = typeof GraphModule.default.default;
 export type Graph = InstanceType<GraphClass>;
@@ -53,10 +54,18 @@ export async function graphOver(name: string, send: GraphSend): Promise<Graph> {
   const { Graph, pushQueryArguments } = await load();
   const query =
     (ro: boolean) => async (graph: string, cypher: string, options?: unknown, compact = true) => {
+      // Parameters are written here (params.ts: the same text, faster); the rest of the
+      // arguments (a timeout, --compact) as the package writes them.
+      let text = cypher;
+      if (options && typeof options === "object" && "params" in options && options.params) {
+        const { params, ...rest } = options as { params: Record<string, unknown> };
+        text = `CYPHER ${cypherParams(params)} ${cypher}`;
+        options = rest;
+      }
       const args = pushQueryArguments(
         [ro ? "GRAPH.RO_QUERY" : "GRAPH.QUERY"],
         graph,
-        cypher,
+        text,
         options,
         compact,
       );

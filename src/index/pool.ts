@@ -14,6 +14,8 @@ import type { Skipped } from "./walk.ts";
 import type { ParseReply, ParseRequest, WarmRequest } from "./worker.ts";
 
 const INLINE_BELOW = 48;
+/** Files a worker is handed before it answers: one to parse, one waiting. */
+const AHEAD = 2;
 /** A language another worker has loaded is shared only while more files than this are left. */
 const SHARE_ABOVE = 24;
 
@@ -172,9 +174,16 @@ export async function analyzeParallel(
   try {
     await Promise.all(workers.map((w, worker) =>
       new Promise<void>((resolve, reject) => {
+        // Requests this worker has not answered yet: it holds AHEAD of them, so it never waits
+        // for this thread (busy with a reply, or collecting garbage) to hand it the next file.
+        let unanswered = 0;
         const send = () => {
           const id = queues.next(worker);
-          if (id === undefined) return resolve();
+          if (id === undefined) {
+            if (unanswered === 0) resolve();
+            return;
+          }
+          unanswered++;
           const f = files[id];
           const req: ParseRequest = {
             id,
@@ -188,6 +197,7 @@ export async function analyzeParallel(
         };
         w.onmessage = (e: MessageEvent<ParseReply>) => {
           const reply = e.data;
+          unanswered--;
           // The worker gets its next file before this thread does anything with the reply.
           send();
           if ("json" in reply) {
@@ -206,7 +216,7 @@ export async function analyzeParallel(
           e.preventDefault();
           reject(new Error(`parse worker failed: ${e.message}`));
         };
-        send();
+        for (let i = 0; i < AHEAD; i++) send();
       })
     ));
   } finally {
