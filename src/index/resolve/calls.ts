@@ -118,7 +118,13 @@ export class Resolver extends OverloadChoice {
 
   // ---- calls ----------------------------------------------------------------------------------
   callEdges(scope: FileScope): Edge[] {
-    const byPair = new Map<string, Edge>();
+    // One edge per (type, from, to), in the order first found. Keyed by the ids themselves (a
+    // string keeps its hash; a key joined from them would be hashed anew at every call).
+    const edges: Edge[] = [];
+    const byPair = {
+      CALLS: new Map<string, Map<string, Edge>>(),
+      INSTANTIATES: new Map<string, Map<string, Edge>>(),
+    };
     const file = fileId(scope.facts.path);
     const add = (
       type: "CALLS" | "INSTANTIATES",
@@ -130,14 +136,15 @@ export class Resolver extends OverloadChoice {
     ) => {
       const fromId = from >= 0 ? scope.refs[from].node.id : file;
       if (type === "CALLS" && fromId === to.node.id && confidence < CONF_SCOPE) return;
-      const key = `${type}\0${fromId}\0${to.node.id}`;
-      const prev = byPair.get(key);
+      let fromHere = byPair[type].get(fromId);
+      if (!fromHere) byPair[type].set(fromId, fromHere = new Map());
+      const prev = fromHere.get(to.node.id);
       if (prev) {
         prev.count = (prev.count ?? 1) + 1;
         prev.confidence = Math.max(prev.confidence ?? 0, confidence);
         if (!via) delete prev.via;
       } else {
-        byPair.set(key, {
+        const edge: Edge = {
           type,
           from: fromId,
           fromFile: from < 0 || undefined,
@@ -146,7 +153,9 @@ export class Resolver extends OverloadChoice {
           count: 1,
           confidence,
           ...(via ? { via } : {}),
-        });
+        };
+        fromHere.set(to.node.id, edge);
+        edges.push(edge);
       }
     };
     for (const call of scope.facts.calls) {
@@ -191,7 +200,7 @@ export class Resolver extends OverloadChoice {
         }
       }
     }
-    return [...byPair.values()];
+    return edges;
   }
 
   /**
