@@ -1,6 +1,7 @@
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import assert, { deepStrictEqual as assertEquals } from "node:assert/strict";
 import {
   analyzeParallel,
+  assignLanguages,
   LanguageQueues,
   liveWorkers,
   prestartWorkers,
@@ -140,4 +141,24 @@ Deno.test("parse pool: with release, a file's bytes go once a worker has them; f
     else Deno.env.set("CGRAPH_WORKERS", was);
     releaseWorkers();
   }
+});
+
+Deno.test("languages are loaded ahead once where one worker's share of files holds them", () => {
+  // Four languages of 250 files, two workers: two languages each, every file's worker known.
+  const four = new Map([["python", 250], ["typescript", 250], ["go", 250], ["java", 250]]);
+  const split = assignLanguages(four, 2);
+  assert.deepEqual(split.map((s) => s.size), [2, 2]);
+  assert.equal(new Set(split.flatMap((s) => [...s])).size, 4, "each language in one worker");
+  // A language with more than a worker's share is loaded by every worker; the rest go to the
+  // worker with the fewest files so far.
+  const mostlyJs = assignLanguages(
+    new Map([["javascript", 400], ["typescript", 70], ["json", 2]]),
+    2,
+  );
+  assert.ok(mostlyJs.every((s) => s.has("javascript")));
+  assert.equal(mostlyJs.filter((s) => s.has("typescript")).length, 1);
+  assert.equal(mostlyJs.filter((s) => s.has("json")).length, 1);
+  assert.ok(!mostlyJs.some((s) => s.has("typescript") && s.has("json")), "spread by load");
+  // One worker: everything in it.
+  assert.deepEqual([...assignLanguages(four, 1)[0]].sort(), ["go", "java", "python", "typescript"]);
 });

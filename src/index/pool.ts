@@ -77,21 +77,47 @@ export function workersAhead(files: number): number {
 
 /**
  * Has the started workers load the grammars and queries of the languages a run will parse, from
- * the file count of each: a language with many files in every worker, the others spread over
- * them (a worker keeps to what it loaded, see `LanguageQueues`).
+ * the file count of each (see `assignLanguages`; a worker keeps to what it loaded, see
+ * `LanguageQueues`).
  */
 export function warmLanguages(counts: Map<string, number>): void {
   if (!started.length) return;
-  const byCount = [...counts].sort((a, b) => b[1] - a[1]);
-  let next = 0;
-  for (const [language, count] of byCount) {
-    const takers = count > SHARE_ABOVE ? started : [started[next++ % started.length]];
-    for (const t of takers) t.languages.add(language);
-  }
+  assignLanguages(counts, started.length).forEach((languages, w) => {
+    for (const language of languages) started[w].languages.add(language);
+  });
   for (const t of started) {
     const req: WarmRequest = { warm: [...t.languages] };
     t.worker.postMessage(req);
   }
+}
+
+/**
+ * Which languages each of `workers` workers loads ahead: a language with more files than one
+ * worker's share in every worker, the others each in the worker with the fewest files so far, most
+ * files first. A query compiles in each worker that loads it (10-500 ms), so a language loaded
+ * once costs that once; a worker that runs out of files later takes up a language that still has
+ * enough left (`LanguageQueues`).
+ */
+export function assignLanguages(counts: Map<string, number>, workers: number): Set<string>[] {
+  const out = Array.from({ length: workers }, () => new Set<string>());
+  const load = new Array<number>(workers).fill(0);
+  const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  const share = total / workers;
+  for (
+    const [language, count] of [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+  ) {
+    if (count > share) {
+      out.forEach((own, w) => {
+        own.add(language);
+        load[w] += count / workers;
+      });
+      continue;
+    }
+    const w = load.indexOf(Math.min(...load));
+    out[w].add(language);
+    load[w] += count;
+  }
+  return out;
 }
 
 /** How many workers are started and not yet taken by a run. */
