@@ -25,16 +25,13 @@ import type { IndexSummary, Progress } from "./summary.ts";
 import type { Manifests } from "./manifests.ts";
 import { analyzeParallel } from "./pool.ts";
 import { runPostIndexSteps } from "./post_index.ts";
-import { isFinal, resolveSteps, resolveWith, Structure } from "./resolve/mod.ts";
+import { isFinal, resolveFiles, resolveWith, Structure } from "./resolve/mod.ts";
 import { providedPackages, writePackages } from "./packages.ts";
 import type { ReadFile } from "./scan.ts";
-import { EdgeStream, StagingStream } from "./staging.ts";
+import { EdgeCacheStream, EdgeStream, StagingStream } from "./staging.ts";
 import type { PreviousState } from "./state.ts";
 import { mayMention, writeChanged } from "./facts_store.ts";
 import { GraphWriter } from "./writer.ts";
-
-/** Files per slice when the facts and edge caches are written. */
-const CACHE_SLICE = 500;
 
 export async function full(
   db: Db,
@@ -56,20 +53,24 @@ export async function full(
   progress({ phase: "resolve", done: 0, total: 1 });
   const structure = Structure.build(facts, languageByName, manifests.texts);
   // Calls and imports are written while the next files are resolved (the database works on the
-  // other core), once every node is: the staging stream finishes first.
+  // other core), once every node is: the staging stream finishes first. Each file's edge caches
+  // are computed as it is resolved and written a slice at a time: no file's edges are kept.
   const writer = new GraphWriter(db, ref.keys.staging);
-  const early = new EdgeStream(stream.finish(), (edges) => writer.edges(edges));
-  // Only the edges are kept: the resolver (its memo tables, scopes and symbol lists) goes once
-  // this returns, and the structure says which file a node belongs to.
-  const edges = await resolveStreamed(structure, early);
-  const resolution = { edges, pathOf: (id: string) => structure.pathOf(id) };
+  const nodesWritten = stream.finish();
+  const early = new EdgeStream(nodesWritten, (edges) => writer.edges(edges));
+  const edgeCaches = new EdgeCacheStream(
+    db,
+    nodesWritten,
+    staged[2],
+    staged[3],
+    (id) => structure.pathOf(id),
+  );
+  const structural = await resolveStreamed(structure, early, edgeCaches);
   mark("resolve");
 
   progress({ phase: "write", done: 0, total: 3 });
   await early.finish();
   progress({ phase: "write", done: 1, total: 3 });
-  const structural: Edge[] = [];
-  for (const list of edges.values()) for (const e of list) if (!isFinal(e)) structural.push(e);
   await writer.edges(structural);
   structural.length = 0;
   await writePackages(db, ref.keys.staging, providedPackages(facts, structure.repo), true);
@@ -82,17 +83,9 @@ export async function full(
     codeUnchanged: false,
     paths: listed,
   });
-  // Edge lists are large (tens of MB on 10,000 files): serialised and written a slice at a time,
-  // each slice's edges dropped once written (a file's digest and list read its own edges only).
-  const edgeDigests: Record<string, string> = {};
-  for (let i = 0; i < facts.length; i += CACHE_SLICE) {
-    const paths = facts.slice(i, i + CACHE_SLICE).map((f) => f.path);
-    await db.hashSet(staged[3], edgeLists(resolution, paths));
-    const digests = edgeCache(resolution, paths).digests;
-    await db.hashSet(staged[2], digests);
-    Object.assign(edgeDigests, digests);
-    for (const p of paths) edges.delete(p);
-  }
+  // Files no language resolves own no edges: their caches say so.
+  for (const f of facts) if (!edgeCaches.has(f.path)) edgeCaches.add(f.path, []);
+  await edgeCaches.finish();
   // The swap: the graph first (readers see old or new, never half), then its hashes and facts.
   await db.command(["RENAME", ref.keys.staging, ref.keys.graph]);
   await db.command(["DEL", ...caches, ref.keys.stat, ref.keys.pending]);
@@ -103,7 +96,7 @@ export async function full(
   return {
     hashes: new Map(facts.map((f) => [f.path, f.hash])),
     facts: new Map(facts.map((f) => [f.path, f])),
-    edgeDigests,
+    edgeDigests: edgeCaches.digests,
     stat: new Map(),
     manifestDigest: manifests.digest,
     structure,
@@ -113,13 +106,23 @@ export async function full(
 
 /**
  * Resolves every file over `structure`, handing each file's final edges (calls, imports) to
- * `stream` as they come; returns every file's edges (the resolver itself is not kept).
+ * `stream` as they come and all its edges to `caches`; returns the structural edges (DEFINES,
+ * inheritance, INSTANTIATES), written once the final ones are. Neither the resolver nor any
+ * file's final edges are kept.
  */
-async function resolveStreamed(structure: Structure, stream: EdgeStream) {
-  const steps = resolveSteps(structure);
-  let step = steps.next();
-  for (; !step.done; step = steps.next()) await stream.add(step.value);
-  return step.value.edges;
+async function resolveStreamed(
+  structure: Structure,
+  stream: EdgeStream,
+  caches: EdgeCacheStream,
+): Promise<Edge[]> {
+  const structural: Edge[] = [];
+  for (const { path, edges } of resolveFiles(structure)) {
+    caches.add(path, edges);
+    const final: Edge[] = [];
+    for (const e of edges) (isFinal(e) ? final : structural).push(e);
+    await stream.add(final);
+  }
+  return structural;
 }
 
 export async function incremental(

@@ -9,6 +9,7 @@ import type { Db } from "../db/client.ts";
 import type { FileFacts } from "../graph/facts.ts";
 import { type Edge, fileNode, symbolNodes } from "../graph/model.ts";
 import { type FactsLayout, LayoutRecorder, packSegment, SEGMENT_FILES } from "./facts_store.ts";
+import { edgeDigest } from "./graph_info.ts";
 import { GraphWriter } from "./writer.ts";
 
 /**
@@ -18,6 +19,8 @@ import { GraphWriter } from "./writer.ts";
 const BATCH = SEGMENT_FILES;
 /** Edges per write while resolution goes on: a round trip's worth, small enough to start early. */
 const EDGE_CHUNK = 1500;
+/** Files per write of the edge caches (tens of MB on 10,000 files, so never all at once). */
+const CACHE_SLICE = 500;
 
 /**
  * Items gathered into batches, each written after the one before, off the caller's path: the
@@ -128,6 +131,54 @@ export class EdgeStream {
   async add(edges: Edge[]): Promise<void> {
     // The write's requests go out, and replies come in, only while this thread yields.
     if (this.batches.add(edges)) await new Promise((r) => setTimeout(r, 0));
+  }
+
+  /** Writes what is queued and waits for every write; rethrows the first failure. */
+  finish(): Promise<void> {
+    return this.batches.finish();
+  }
+}
+
+/**
+ * The edge caches (graph_info.ts) written as files are resolved: each file's edge list and digest
+ * computed from its edges as they come, a slice of files per write, so no file's edges are kept.
+ * The digests are kept (the run's state returns them).
+ */
+export class EdgeCacheStream {
+  private readonly batches: Batches<[string, string, string]>;
+  readonly digests: Record<string, string> = {};
+
+  /**
+   * @param cleared the keys are cleared (StagingStream's first step); `digestsKey` and `listsKey`
+   *   are the staging keys of the edge digests and the edge lists.
+   */
+  constructor(
+    db: Db,
+    cleared: Promise<void>,
+    digestsKey: string,
+    listsKey: string,
+    private readonly pathOf: (id: string) => string | undefined,
+  ) {
+    this.batches = new Batches<[string, string, string]>(
+      () => cleared,
+      CACHE_SLICE,
+      async (slice) => {
+        await db.hashSet(listsKey, Object.fromEntries(slice.map(([p, list]) => [p, list])));
+        await db.hashSet(digestsKey, Object.fromEntries(slice.map(([p, , d]) => [p, d])));
+      },
+    );
+  }
+
+  /** One file's edges, all it owns (each file once). */
+  add(path: string, edges: readonly Edge[]): void {
+    const digest = edgeDigest(path, edges, this.pathOf);
+    this.digests[path] = digest;
+    this.batches.add([[path, JSON.stringify(edges), digest]]);
+  }
+
+  /** Whether a file's caches were added. */
+  has(path: string): boolean {
+    return Object.hasOwn(this.digests, path);
   }
 
   /** Writes what is queued and waits for every write; rethrows the first failure. */

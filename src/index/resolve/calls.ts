@@ -41,6 +41,66 @@ export class Resolver extends OverloadChoice {
    * can store them while the next files are resolved.
    */
   *steps(only?: Set<string>): Generator<Edge[], Resolution> {
+    const edges = this.prepare(only);
+    const resolved = only ? new Set(only) : new Set(this.scopes.keys());
+    if (only) {
+      // Only inheritance can be stated by two files: a DEFINES edge ends at a definition of the
+      // file that states it (node ids include the path).
+      const owners = new Map<string, string[]>();
+      for (const [path, list] of edges) {
+        for (const e of list) {
+          const key = `${e.type}\0${e.from}\0${e.to}`;
+          const list = owners.get(key);
+          if (list) list.push(path);
+          else owners.set(key, [path]);
+        }
+      }
+      for (const paths of owners.values()) {
+        if (paths.length > 1 && paths.some((p) => only.has(p))) {
+          paths.forEach((p) => resolved.add(p));
+        }
+      }
+    }
+    // DEFINES edges (from owners and bases known above) only where the edges are wanted.
+    for (const scope of this.scopes.values()) {
+      if (!resolved.has(scope.facts.path)) continue;
+      const own = this.ownEdges(scope);
+      edges.get(scope.facts.path)!.push(...own);
+      yield own.filter(isFinal);
+    }
+    const owns = firstOwner();
+    for (const [path, list] of edges) edges.set(path, list.filter(owns));
+    const symbols = new Map<string, SymbolNode[]>();
+    for (const scope of this.scopes.values()) {
+      symbols.set(scope.facts.path, symbolNodes(scope.facts));
+    }
+    const pathOf = (id: string) => this.structure.pathOf(id);
+    return { symbols, edges, resolved, pathOf, failures: this.failures };
+  }
+
+  /**
+   * Every file's resolution, one file per step and in path order, each file's edges whole as it
+   * is yielded (what `steps()` returns for it, in the same order): what a full run needs, without
+   * keeping any file's edges, nor its memo entries (dropped once it is resolved: `forget`).
+   */
+  *fileSteps(): Generator<{ path: string; edges: Edge[] }, void> {
+    const edges = this.prepare();
+    const owns = firstOwner();
+    for (const scope of this.scopes.values()) {
+      const path = scope.facts.path;
+      const list = edges.get(path)!;
+      edges.delete(path);
+      list.push(...this.ownEdges(scope));
+      yield { path, edges: list.filter(owns) };
+      this.forget(path);
+    }
+  }
+
+  /**
+   * What every file's calls depend on: owners and bases attached, parameters' values bound.
+   * Returns each file's inheritance edges (by path, in path order), before DEFINES and calls.
+   */
+  private prepare(only?: Set<string>): Map<string, Edge[]> {
     // Owners and bases first: method lookups through self/this depend on them. A file no edit
     // affects attaches what it attached last run (its lookups read only names, which did not
     // change for it), unless some lookup read what was being attached (order matters then).
@@ -66,54 +126,12 @@ export class Resolver extends OverloadChoice {
     this.bindArguments();
     this.typeCache.clear(); // typed before parameters knew their values
     this.typeRefCache.clear(); // resolved while owners and bases were being attached
+    return edges;
+  }
 
-    const resolved = only ? new Set(only) : new Set(this.scopes.keys());
-    if (only) {
-      // Only inheritance can be stated by two files: a DEFINES edge ends at a definition of the
-      // file that states it (node ids include the path).
-      const owners = new Map<string, string[]>();
-      for (const [path, list] of edges) {
-        for (const e of list) {
-          const key = `${e.type}\0${e.from}\0${e.to}`;
-          const list = owners.get(key);
-          if (list) list.push(path);
-          else owners.set(key, [path]);
-        }
-      }
-      for (const paths of owners.values()) {
-        if (paths.length > 1 && paths.some((p) => only.has(p))) {
-          paths.forEach((p) => resolved.add(p));
-        }
-      }
-    }
-    // DEFINES edges (from owners and bases known above) only where the edges are wanted.
-    for (const scope of this.scopes.values()) {
-      if (!resolved.has(scope.facts.path)) continue;
-      const own = [...this.definesEdges(scope), ...this.imports(scope), ...this.callEdges(scope)];
-      edges.get(scope.facts.path)!.push(...own);
-      yield own.filter(isFinal);
-    }
-    // One edge per (type, from, to) across the repository: two files can state the same fact
-    // (two `impl Trait for T` blocks); the first file in path order owns it.
-    const seen = new Set<string>();
-    for (const [path, list] of edges) {
-      edges.set(
-        path,
-        list.filter((e) => {
-          if (isFinal(e)) return true;
-          const key = `${e.type}\0${e.from}\0${e.to}`;
-          if (seen.has(key)) return false;
-          seen.add(key);
-          return true;
-        }),
-      );
-    }
-    const symbols = new Map<string, SymbolNode[]>();
-    for (const scope of this.scopes.values()) {
-      symbols.set(scope.facts.path, symbolNodes(scope.facts));
-    }
-    const pathOf = (id: string) => this.structure.pathOf(id);
-    return { symbols, edges, resolved, pathOf, failures: this.failures };
+  /** A resolved file's DEFINES, IMPORTS, CALLS and INSTANTIATES edges, in that order. */
+  private ownEdges(scope: FileScope): Edge[] {
+    return [...this.definesEdges(scope), ...this.imports(scope), ...this.callEdges(scope)];
   }
 
   // ---- calls ----------------------------------------------------------------------------------
@@ -659,6 +677,22 @@ export class Resolver extends OverloadChoice {
 }
 
 /** CALLS and IMPORTS start at the owning file's own nodes: never stated by another file. */
+/**
+ * One edge per (type, from, to) across the repository: two files can state the same fact (two
+ * `impl Trait for T` blocks); the first file in path order owns it. A filter for each file's
+ * edges in path order (final edges always pass: no other file states them).
+ */
+function firstOwner(): (e: Edge) => boolean {
+  const seen = new Set<string>();
+  return (e) => {
+    if (isFinal(e)) return true;
+    const key = `${e.type}\0${e.from}\0${e.to}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  };
+}
+
 export function isFinal(e: Edge): boolean {
   return e.type === "CALLS" || e.type === "IMPORTS";
 }

@@ -51,3 +51,13 @@ export function resolveWith(structure: Structure, only?: Set<string>): Resolutio
 export function resolveSteps(structure: Structure): Generator<Edge[], Resolution> {
   return new Resolver(structure).steps();
 }
+
+/**
+ * Every file resolved one step at a time, in path order, each step one file's edges whole (as
+ * `resolveWith(structure).edges` has them): a full run stores them as they come and keeps none.
+ */
+export function resolveFiles(
+  structure: Structure,
+): Generator<{ path: string; edges: Edge[] }, void> {
+  return new Resolver(structure).fileSteps();
+}

@@ -91,6 +91,18 @@ export abstract class Scopes {
     }
   }
 
+  /**
+   * Drops what was memoised per place in a file once it is resolved (its expressions' types,
+   * written types, locals): mostly its own calls ask those, and a later file that asks again
+   * gets the same answer anew (memo answers do not depend on order), so a full run's memory no
+   * longer grows with every file resolved.
+   */
+  forget(path: string): void {
+    this.typeCache.delete(path);
+    this.typeRefCache.delete(path);
+    this.localCache.delete(path);
+  }
+
   get repo(): RepoFiles {
     return this.structure.repo;
   }
