@@ -25,12 +25,12 @@ import type { IndexSummary, Progress } from "./summary.ts";
 import type { Manifests } from "./manifests.ts";
 import { analyzeParallel } from "./pool.ts";
 import { runPostIndexSteps } from "./post_index.ts";
-import { isFinal, resolveFiles, resolveWith, Structure } from "./resolve/mod.ts";
+import { resolveFiles, resolveWith, Structure } from "./resolve/mod.ts";
 import { providedPackages, writePackages } from "./packages.ts";
 import type { ReadFile } from "./scan.ts";
 import { EdgeCacheStream, EdgeStream, StagingStream } from "./staging.ts";
 import type { PreviousState } from "./state.ts";
-import { mayMention, writeChanged } from "./facts_store.ts";
+import { mayMention, releaseDecoded, writeChanged } from "./facts_store.ts";
 import { GraphWriter } from "./writer.ts";
 
 export async function full(
@@ -47,7 +47,11 @@ export async function full(
   const staged = caches.map((k) => `${k}~staging`);
   // Files, symbols, hashes and facts are written while parsing goes on (see staging.ts).
   const stream = new StagingStream(db, ref.keys.staging, staged[0], staged[1], staged);
-  const facts = await analyze(read, summary, progress, (f) => stream.add(f), true);
+  // Each file's facts are kept as their stored segment reads them back (a third of the size, the
+  // larger parts decoded when read), in the order the files were read, as the parser's would be.
+  await analyze(read, summary, progress, (f) => stream.add(f), true, false);
+  const facts = stream.facts(read.map((f) => f.candidate.path));
+  noteParseErrors(summary, facts);
   summary.files.added = facts.map((f) => f.path);
   mark("parse");
   progress({ phase: "resolve", done: 0, total: 1 });
@@ -65,14 +69,12 @@ export async function full(
     staged[3],
     (id) => structure.pathOf(id),
   );
-  const structural = await resolveStreamed(structure, early, edgeCaches);
+  await resolveStreamed(structure, early, edgeCaches);
   mark("resolve");
 
   progress({ phase: "write", done: 0, total: 3 });
   await early.finish();
   progress({ phase: "write", done: 1, total: 3 });
-  await writer.edges(structural);
-  structural.length = 0;
   await writePackages(db, ref.keys.staging, providedPackages(facts, structure.repo), true);
   progress({ phase: "write", done: 2, total: 3 });
   await runPostIndexSteps({
@@ -105,24 +107,23 @@ export async function full(
 }
 
 /**
- * Resolves every file over `structure`, handing each file's final edges (calls, imports) to
- * `stream` as they come and all its edges to `caches`; returns the structural edges (DEFINES,
- * inheritance, INSTANTIATES), written once the final ones are. Neither the resolver nor any
- * file's final edges are kept.
+ * Resolves every file over `structure`, handing each file's edges to `stream` (to the database)
+ * and to `caches` as they come. A full run resolves files in path order, so each file's edges are
+ * whole when it is done (which file owns a shared structural fact is known by then): neither the
+ * resolver nor any file's edges are kept.
  */
 async function resolveStreamed(
   structure: Structure,
   stream: EdgeStream,
   caches: EdgeCacheStream,
-): Promise<Edge[]> {
-  const structural: Edge[] = [];
+): Promise<void> {
   for (const { path, edges } of resolveFiles(structure)) {
     caches.add(path, edges);
-    const final: Edge[] = [];
-    for (const e of edges) (isFinal(e) ? final : structural).push(e);
-    await stream.add(final);
+    // Its calls, imports, inheritance and hints, decoded to resolve it, are dropped again (as
+    // read back from a segment; see staging.ts): another file rarely reads them.
+    releaseDecoded(structure.files.get(path)!);
+    await stream.add(edges);
   }
-  return structural;
 }
 
 export async function incremental(
@@ -370,6 +371,7 @@ async function analyze(
   progress: (p: Progress) => void,
   onFacts?: (facts: FileFacts, json?: string) => void,
   release = false,
+  collect = true,
 ): Promise<FileFacts[]> {
   const facts = await analyzeParallel(
     files,
@@ -377,7 +379,14 @@ async function analyze(
     (done) => progress({ phase: "parse", done, total: files.length }),
     onFacts,
     release,
+    collect,
   );
+  if (collect) noteParseErrors(summary, facts);
+  return facts;
+}
+
+/** Files that parsed with errors, in the summary. */
+function noteParseErrors(summary: IndexSummary, facts: readonly FileFacts[]): void {
   for (const f of facts) {
     if (f.parseErrors <= 0) continue;
     summary.files.parseErrors++;
@@ -386,5 +395,4 @@ async function analyze(
     summary.files.syntaxErrors.push(`${f.path}:${where.join(",")}${recovered}`);
     if (f.lostDefs) (summary.files.lostDefinitions ??= []).push(`${f.path} (${f.lostDefs})`);
   }
-  return facts;
 }

@@ -8,7 +8,13 @@
 import type { Db } from "../db/client.ts";
 import type { FileFacts } from "../graph/facts.ts";
 import { type Edge, fileNode, symbolNodes } from "../graph/model.ts";
-import { type FactsLayout, LayoutRecorder, packSegment, SEGMENT_FILES } from "./facts_store.ts";
+import {
+  type FactsLayout,
+  LayoutRecorder,
+  packSegment,
+  SEGMENT_FILES,
+  unpackSegment,
+} from "./facts_store.ts";
 import { edgeDigest } from "./graph_info.ts";
 import { GraphWriter } from "./writer.ts";
 
@@ -19,6 +25,12 @@ import { GraphWriter } from "./writer.ts";
 const BATCH = SEGMENT_FILES;
 /** Edges per write while resolution goes on: a round trip's worth, small enough to start early. */
 const EDGE_CHUNK = 1500;
+/**
+ * Chunks of edges that may wait for the database while resolution goes on. When the database is
+ * the slower, resolution waits for it: edges queued faster than they are written would be held
+ * (hundreds of thousands at 10,000 files) until the end.
+ */
+const EDGE_BACKLOG = 2;
 /** Files per write of the edge caches (tens of MB on 10,000 files, so never all at once). */
 const CACHE_SLICE = 500;
 
@@ -30,6 +42,9 @@ class Batches<T> {
   private pending: T[] = [];
   private chain: Promise<void>;
   private failure: unknown;
+  /** Batches handed to the writer and not written yet, and who waits for fewer. */
+  private unwritten = 0;
+  private waiting: (() => void)[] = [];
 
   /** `first` runs before any batch (the graph made ready, the nodes written). */
   constructor(
@@ -55,11 +70,22 @@ class Batches<T> {
     if (this.failure !== undefined) throw this.failure;
   }
 
+  /** Resolves once at most `max` batches wait to be written (at once when so already). */
+  async room(max: number): Promise<void> {
+    while (this.unwritten > max) await new Promise<void>((r) => this.waiting.push(r));
+  }
+
   private flush(): void {
     if (!this.pending.length) return;
     const batch = this.pending;
     this.pending = [];
-    this.chain = this.chain.then(() => this.guard(() => this.write(batch)));
+    this.unwritten++;
+    this.chain = this.chain.then(() => this.guard(() => this.write(batch))).then(() => {
+      this.unwritten--;
+      const waiting = this.waiting;
+      this.waiting = [];
+      for (const wake of waiting) wake();
+    });
   }
 
   private async guard(step: () => Promise<void>): Promise<void> {
@@ -73,8 +99,11 @@ class Batches<T> {
 }
 
 export class StagingStream {
-  private readonly batches: Batches<FileFacts>;
+  private readonly batches: Batches<{ files: FileFacts[]; segment: string }>;
   readonly #segments = new LayoutRecorder();
+  private pending: FileFacts[] = [];
+  /** Every file's facts as their stored segment reads them back (facts_store.ts), by path. */
+  private readonly stored = new Map<string, FileFacts>();
 
   /**
    * @param graph the staging graph; `hashes` and `facts` are the staging keys of the file-hash
@@ -82,19 +111,19 @@ export class StagingStream {
    */
   constructor(db: Db, graph: string, hashes: string, facts: string, clearKeys: string[]) {
     const writer = new GraphWriter(db, graph);
-    this.batches = new Batches<FileFacts>(
+    this.batches = new Batches<{ files: FileFacts[]; segment: string }>(
       async () => {
         await db.deleteGraph(graph);
         await db.command(["DEL", ...clearKeys]);
         await writer.createIndexes();
       },
-      BATCH,
-      async (batch) => {
-        await writer.files(batch.map(fileNode));
-        await writer.symbols(batch.flatMap(symbolNodes));
-        await db.hashSet(hashes, Object.fromEntries(batch.map((f) => [f.path, f.hash])));
-        const segment = this.#segments.next(batch.map((f) => f.path));
-        await db.hashSet(facts, { [segment]: packSegment(batch) });
+      1,
+      async ([{ files, segment }]) => {
+        await writer.files(files.map(fileNode));
+        await writer.symbols(files.flatMap(symbolNodes));
+        await db.hashSet(hashes, Object.fromEntries(files.map((f) => [f.path, f.hash])));
+        const field = this.#segments.next(files.map((f) => f.path));
+        await db.hashSet(facts, { [field]: segment });
       },
     );
   }
@@ -106,19 +135,48 @@ export class StagingStream {
 
   /** Queues one file's facts; a full batch starts writing without waiting for the caller. */
   add(f: FileFacts): void {
-    this.batches.add([f]);
+    this.pending.push(f);
+    if (this.pending.length >= BATCH) this.seal();
+  }
+
+  /**
+   * The facts of every file added, in the order of `paths`, as their packed segment reads them
+   * back: equal to those added, but a third of their size, the calls, imports, inheritance and
+   * hints of each decoded only when read (and again after `FactsStore.release`). What was added
+   * is no longer held once written.
+   */
+  facts(paths: Iterable<string>): FileFacts[] {
+    this.seal();
+    const out: FileFacts[] = [];
+    for (const p of paths) {
+      const f = this.stored.get(p);
+      if (f) out.push(f);
+    }
+    this.stored.clear();
+    return out;
   }
 
   /** Writes what is queued and waits for every write; rethrows the first failure. */
   finish(): Promise<void> {
+    this.seal();
     return this.batches.finish();
+  }
+
+  /** Packs the files added since the last batch into their segment, and queues its write. */
+  private seal(): void {
+    if (!this.pending.length) return;
+    const files = this.pending;
+    this.pending = [];
+    const segment = packSegment(files);
+    for (const f of unpackSegment(segment)) this.stored.set(f.path, f);
+    this.batches.add([{ files, segment }]);
   }
 }
 
 /**
- * The second half: edges that are final as soon as they are resolved (calls, imports) written
- * while the next files are resolved, after the nodes they join (`nodesWritten`). `add` hands the
- * database a full chunk and lets it run: the caller's next step runs meanwhile.
+ * The second half: edges written while the next files are resolved, after the nodes they join
+ * (`nodesWritten`). `add` hands the database a full chunk and lets it run: the caller's next step
+ * runs meanwhile.
  */
 export class EdgeStream {
   private readonly batches: Batches<Edge>;
@@ -127,10 +185,15 @@ export class EdgeStream {
     this.batches = new Batches<Edge>(() => nodesWritten, EDGE_CHUNK, write);
   }
 
-  /** Queues edges; at a full chunk, its write starts and the event loop gets a turn. */
+  /**
+   * Queues edges; at a full chunk, its write starts and the event loop gets a turn, for as long as
+   * too many chunks wait to be written.
+   */
   async add(edges: Edge[]): Promise<void> {
     // The write's requests go out, and replies come in, only while this thread yields.
-    if (this.batches.add(edges)) await new Promise((r) => setTimeout(r, 0));
+    if (!this.batches.add(edges)) return;
+    await new Promise((r) => setTimeout(r, 0));
+    await this.batches.room(EDGE_BACKLOG);
   }
 
   /** Writes what is queued and waits for every write; rethrows the first failure. */

@@ -68,8 +68,8 @@ export class Resolver extends OverloadChoice {
       edges.get(scope.facts.path)!.push(...own);
       yield own.filter(isFinal);
     }
-    const owns = firstOwner();
-    for (const [path, list] of edges) edges.set(path, list.filter(owns));
+    const owner = firstOwner();
+    for (const [path, list] of edges) edges.set(path, list.filter(owner()));
     const symbols = new Map<string, SymbolNode[]>();
     for (const scope of this.scopes.values()) {
       symbols.set(scope.facts.path, symbolNodes(scope.facts));
@@ -85,13 +85,13 @@ export class Resolver extends OverloadChoice {
    */
   *fileSteps(): Generator<{ path: string; edges: Edge[] }, void> {
     const edges = this.prepare();
-    const owns = firstOwner();
+    const owner = firstOwner();
     for (const scope of this.scopes.values()) {
       const path = scope.facts.path;
       const list = edges.get(path)!;
       edges.delete(path);
       list.push(...this.ownEdges(scope));
-      yield { path, edges: list.filter(owns) };
+      yield { path, edges: list.filter(owner()) };
       this.forget(path);
     }
   }
@@ -679,17 +679,24 @@ export class Resolver extends OverloadChoice {
 /** CALLS and IMPORTS start at the owning file's own nodes: never stated by another file. */
 /**
  * One edge per (type, from, to) across the repository: two files can state the same fact (two
- * `impl Trait for T` blocks); the first file in path order owns it. A filter for each file's
- * edges in path order (final edges always pass: no other file states them).
+ * `impl Trait for T` blocks); the first file in path order owns it. Returns, per file in path
+ * order, a filter for its edges. Final edges always pass (no other file states them); DEFINES and
+ * INSTANTIATES need only be unique within their file (one ends at a definition of the file that
+ * states it, the other starts at one: node ids include the path), so only inheritance is
+ * remembered across files.
  */
-function firstOwner(): (e: Edge) => boolean {
-  const seen = new Set<string>();
-  return (e) => {
-    if (isFinal(e)) return true;
-    const key = `${e.type}\0${e.from}\0${e.to}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
+function firstOwner(): () => (e: Edge) => boolean {
+  const shared = new Set<string>();
+  return () => {
+    const own = new Set<string>();
+    return (e) => {
+      if (isFinal(e)) return true;
+      const seen = e.type === "DEFINES" || e.type === "INSTANTIATES" ? own : shared;
+      const key = `${e.type}\0${e.from}\0${e.to}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    };
   };
 }
 
