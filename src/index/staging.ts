@@ -7,7 +7,7 @@
  */
 import type { Db } from "../db/client.ts";
 import type { FileFacts } from "../graph/facts.ts";
-import { type Edge, fileNode, symbolNodes } from "../graph/model.ts";
+import { type Edge, type FileNode, fileNode, symbolNodes } from "../graph/model.ts";
 import {
   type FactsLayout,
   LayoutRecorder,
@@ -98,8 +98,15 @@ class Batches<T> {
   }
 }
 
+/** A batch of files ready to be written: their nodes, their facts as stored, their segment. */
+interface Sealed {
+  nodes: FileNode[];
+  stored: FileFacts[];
+  segment: string;
+}
+
 export class StagingStream {
-  private readonly batches: Batches<{ files: FileFacts[]; segment: string }>;
+  private readonly batches: Batches<Sealed>;
   readonly #segments = new LayoutRecorder();
   private pending: FileFacts[] = [];
   /** Every file's facts as their stored segment reads them back (facts_store.ts), by path. */
@@ -111,18 +118,20 @@ export class StagingStream {
    */
   constructor(db: Db, graph: string, hashes: string, facts: string, clearKeys: string[]) {
     const writer = new GraphWriter(db, graph);
-    this.batches = new Batches<{ files: FileFacts[]; segment: string }>(
+    this.batches = new Batches<Sealed>(
       async () => {
         await db.deleteGraph(graph);
         await db.command(["DEL", ...clearKeys]);
         await writer.createIndexes();
       },
       1,
-      async ([{ files, segment }]) => {
-        await writer.files(files.map(fileNode));
-        await writer.symbols(files.flatMap(symbolNodes));
-        await db.hashSet(hashes, Object.fromEntries(files.map((f) => [f.path, f.hash])));
-        const field = this.#segments.next(files.map((f) => f.path));
+      async ([{ nodes, stored, segment }]) => {
+        await writer.files(nodes);
+        // The definitions' nodes of the facts kept (the same: they are cached with those facts,
+        // and the resolver's structure uses them).
+        await writer.symbols(stored.flatMap(symbolNodes));
+        await db.hashSet(hashes, Object.fromEntries(stored.map((f) => [f.path, f.hash])));
+        const field = this.#segments.next(stored.map((f) => f.path));
         await db.hashSet(facts, { [field]: segment });
       },
     );
@@ -162,14 +171,19 @@ export class StagingStream {
     return this.batches.finish();
   }
 
-  /** Packs the files added since the last batch into their segment, and queues its write. */
+  /**
+   * Packs the files added since the last batch into their segment, and queues its write: what
+   * waits for the database holds nothing of the facts as parsed (they go now, however far behind
+   * the database is), only what their segment reads back and the files' nodes.
+   */
   private seal(): void {
     if (!this.pending.length) return;
     const files = this.pending;
     this.pending = [];
     const segment = packSegment(files);
-    for (const f of unpackSegment(segment)) this.stored.set(f.path, f);
-    this.batches.add([{ files, segment }]);
+    const stored = unpackSegment(segment);
+    for (const f of stored) this.stored.set(f.path, f);
+    this.batches.add([{ nodes: files.map(fileNode), stored, segment }]);
   }
 }
 
