@@ -86,7 +86,7 @@ export async function full(
     paths: listed,
   });
   // Files no language resolves own no edges: their caches say so.
-  for (const f of facts) if (!edgeCaches.has(f.path)) edgeCaches.add(f.path, []);
+  for (const f of facts) if (!edgeCaches.has(f.path)) await edgeCaches.add(f.path, []);
   await edgeCaches.finish();
   // The swap: the graph first (readers see old or new, never half), then its hashes and facts.
   await db.command(["RENAME", ref.keys.staging, ref.keys.graph]);
@@ -118,7 +118,7 @@ async function resolveStreamed(
   caches: EdgeCacheStream,
 ): Promise<void> {
   for (const { path, edges } of resolveFiles(structure)) {
-    caches.add(path, edges);
+    await caches.add(path, edges);
     // Its calls, imports, inheritance and hints, decoded to resolve it, are dropped again (as
     // read back from a segment; see staging.ts): another file rarely reads them.
     releaseDecoded(structure.files.get(path)!);

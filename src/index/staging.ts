@@ -247,10 +247,11 @@ export class EdgeCacheStream {
   }
 
   /** One file's edges, all it owns (each file once). */
-  add(path: string, edges: readonly Edge[]): void {
+  async add(path: string, edges: readonly Edge[]): Promise<void> {
     const digest = edgeDigest(path, edges, this.pathOf);
     this.digests[path] = digest;
-    this.batches.add([[path, JSON.stringify(edges), digest]]);
+    // A slice waits while the one before is still being written (as EdgeStream's chunks do).
+    if (this.batches.add([[path, JSON.stringify(edges), digest]])) await this.batches.room(1);
   }
 
   /** Whether a file's caches were added. */
