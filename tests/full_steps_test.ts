@@ -1,5 +1,5 @@
 /**
- * A full index resolves file by file (Resolver.fileSteps via resolveFiles) over facts read back
+ * A full index resolves file by file (fileSteps via resolveFiles: src/index/resolve/steps.ts) over facts read back
  * from their packed segments, dropping each file's decoded parts and memo entries once it is
  * resolved, and keeps no file's edges: each file's edges, as yielded, must equal what a resolution
  * of the whole gives that file, in the same order (the stored edge lists are their JSON). No
