@@ -250,6 +250,17 @@ export function decodeAll(facts: Iterable<FileFacts>): void {
 }
 
 /**
+ * Drops the decoded lazy parts of stored facts (decoded again when next read): a full run has
+ * resolved the file and will mostly not read them again. Other facts are left as they are.
+ */
+export function releaseDecoded(f: FileFacts): void {
+  if (!(f instanceof StoredFacts)) return;
+  for (const key of LAZY) {
+    if (Object.hasOwn(f, key)) delete (f as unknown as Record<string, unknown>)[key];
+  }
+}
+
+/**
  * Whether a file's facts may mention one of `names` (affected.ts): for stored facts, whether one
  * of their strings holds one as a part, read without decoding them (false means surely not);
  * undefined for other facts (the caller reads them).

@@ -29,20 +29,26 @@ export function edgeCache(
   paths: string[],
 ): { digests: Record<string, string> } {
   const digests: Record<string, string> = {};
-  for (const path of paths) {
-    const edges = res.edges.get(path) ?? [];
-    const keys = edges.map(edgeKey).sort();
-    const touched = new Set<string>();
-    for (const e of edges) {
-      for (const id of [e.from, e.to]) {
-        const p = res.pathOf(id);
-        if (p && p !== path) touched.add(p);
-      }
-    }
-    const digest = createHash("sha1").update(keys.join("\n")).digest("hex");
-    digests[path] = `${digest}\t${[...touched].sort().join("\n")}`;
-  }
+  for (const path of paths) digests[path] = edgeDigest(path, res.edges.get(path) ?? [], res.pathOf);
   return { digests };
+}
+
+/** One file's `digest\ttouched paths` (see edgeCache), from the edges it owns. */
+export function edgeDigest(
+  path: string,
+  edges: readonly Edge[],
+  pathOf: (id: string) => string | undefined,
+): string {
+  const keys = edges.map(edgeKey).sort();
+  const touched = new Set<string>();
+  for (const e of edges) {
+    for (const id of [e.from, e.to]) {
+      const p = pathOf(id);
+      if (p && p !== path) touched.add(p);
+    }
+  }
+  const digest = createHash("sha1").update(keys.join("\n")).digest("hex");
+  return `${digest}\t${[...touched].sort().join("\n")}`;
 }
 
 /** The edges each of these files owns, as JSON (only for files whose edges were written). */

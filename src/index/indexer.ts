@@ -131,6 +131,8 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
     const now = performance.now();
     timings[phase] = Math.round((timings[phase] ?? 0) + now - lap);
     lap = now;
+    // Where the memory goes on a large run (`CGRAPH_LOG=debug`): the heap at each phase's end.
+    log.debug(`${phase} done: ${memoryNow()}`);
   };
   mark("scan");
 
@@ -313,4 +315,11 @@ function changesOf(current: Map<string, ReadFile>, hashes: Map<string, string>):
   if (current.size !== hashes.size) return { any: true };
   for (const [path, file] of current) if (hashes.get(path) !== file.hash) return { any: true };
   return { any: false };
+}
+
+/** The heap in use and the resident set now, for debug output. */
+function memoryNow(): string {
+  const m = Deno.memoryUsage();
+  const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
+  return `heap ${mb(m.heapUsed)} of ${mb(m.heapTotal)}, rss ${mb(m.rss)}`;
 }

@@ -161,6 +161,8 @@ const RELEASED = new Uint8Array(0);
 /**
  * Parses `files` on the workers (or in this thread). `release`: each file's bytes are dropped once
  * a worker has its copy (a full run reads every file up front and never needs them again).
+ * `collect` false: the facts parsed on workers are only handed to `onFacts`, not returned (a full
+ * run keeps them in a compact form of its own, staging.ts, rather than every file's at once).
  */
 export async function analyzeParallel(
   files: ReadFile[],
@@ -168,6 +170,7 @@ export async function analyzeParallel(
   onProgress: (done: number) => void = () => {},
   onFacts: (facts: FileFacts, json?: string) => void = () => {},
   release = false,
+  collect = true,
 ): Promise<FileFacts[]> {
   // Workers already started parse even a batch this thread would take: they are loaded.
   const ready = started;
@@ -228,7 +231,7 @@ export async function analyzeParallel(
           send();
           if ("json" in reply) {
             const facts = JSON.parse(reply.json) as FileFacts;
-            results[reply.id] = facts;
+            if (collect) results[reply.id] = facts;
             onFacts(facts, reply.json);
           } else {
             skipped.push({

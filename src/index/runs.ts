@@ -25,16 +25,13 @@ import type { IndexSummary, Progress } from "./summary.ts";
 import type { Manifests } from "./manifests.ts";
 import { analyzeParallel } from "./pool.ts";
 import { runPostIndexSteps } from "./post_index.ts";
-import { isFinal, resolveSteps, resolveWith, Structure } from "./resolve/mod.ts";
+import { resolveFiles, resolveWith, Structure } from "./resolve/mod.ts";
 import { providedPackages, writePackages } from "./packages.ts";
 import type { ReadFile } from "./scan.ts";
-import { EdgeStream, StagingStream } from "./staging.ts";
+import { EdgeCacheStream, EdgeStream, StagingStream } from "./staging.ts";
 import type { PreviousState } from "./state.ts";
-import { mayMention, writeChanged } from "./facts_store.ts";
+import { mayMention, releaseDecoded, writeChanged } from "./facts_store.ts";
 import { GraphWriter } from "./writer.ts";
-
-/** Files per slice when the facts and edge caches are written. */
-const CACHE_SLICE = 500;
 
 export async function full(
   db: Db,
@@ -50,7 +47,11 @@ export async function full(
   const staged = caches.map((k) => `${k}~staging`);
   // Files, symbols, hashes and facts are written while parsing goes on (see staging.ts).
   const stream = new StagingStream(db, ref.keys.staging, staged[0], staged[1], staged);
-  const facts = await analyze(read, summary, progress, (f) => stream.add(f), true);
+  // Each file's facts are kept as their stored segment reads them back (a third of the size, the
+  // larger parts decoded when read), in the order the files were read, as the parser's would be.
+  await analyze(read, summary, progress, (f) => stream.add(f), true, false);
+  const facts = stream.facts(read.map((f) => f.candidate.path));
+  noteParseErrors(summary, facts);
   summary.files.added = facts.map((f) => f.path);
   mark("parse");
   progress({ phase: "resolve", done: 0, total: 1 });
@@ -60,24 +61,25 @@ export async function full(
   nodes.catch(() => {}); // awaited below
   const structure = Structure.build(facts, languageByName, manifests.texts);
   await nodes;
-  // Calls and imports are written while the next files are resolved (the database works on the
-  // other core), after the nodes they join.
+  // Edges are written while the next files are resolved (the database works on the
+  // other core), after the nodes they join. Each file's edge caches are computed as it is
+  // resolved and written a slice at a time: no file's edges are kept.
   const writer = new GraphWriter(db, ref.keys.staging);
   const early = new EdgeStream(nodes, (edges) => writer.edges(edges));
-  // Only the edges are kept: the resolver (its memo tables, scopes and symbol lists) goes once
-  // this returns, and the structure says which file a node belongs to.
-  const edges = await resolveStreamed(structure, early);
-  const resolution = { edges, pathOf: (id: string) => structure.pathOf(id) };
+  const edgeCaches = new EdgeCacheStream(
+    db,
+    nodes, // (the keys are cleared before any node is written)
+    staged[2],
+    staged[3],
+    (id) => structure.pathOf(id),
+  );
+  await resolveStreamed(structure, early, edgeCaches);
   mark("resolve");
 
   progress({ phase: "write", done: 0, total: 3 });
   await early.finish();
   await stream.finish(); // the hashes and facts
   progress({ phase: "write", done: 1, total: 3 });
-  const structural: Edge[] = [];
-  for (const list of edges.values()) for (const e of list) if (!isFinal(e)) structural.push(e);
-  await writer.edges(structural);
-  structural.length = 0;
   await writePackages(db, ref.keys.staging, providedPackages(facts, structure.repo), true);
   progress({ phase: "write", done: 2, total: 3 });
   await runPostIndexSteps({
@@ -88,17 +90,9 @@ export async function full(
     codeUnchanged: false,
     paths: listed,
   });
-  // Edge lists are large (tens of MB on 10,000 files): serialised and written a slice at a time,
-  // each slice's edges dropped once written (a file's digest and list read its own edges only).
-  const edgeDigests: Record<string, string> = {};
-  for (let i = 0; i < facts.length; i += CACHE_SLICE) {
-    const paths = facts.slice(i, i + CACHE_SLICE).map((f) => f.path);
-    await db.hashSet(staged[3], edgeLists(resolution, paths));
-    const digests = edgeCache(resolution, paths).digests;
-    await db.hashSet(staged[2], digests);
-    Object.assign(edgeDigests, digests);
-    for (const p of paths) edges.delete(p);
-  }
+  // Files no language resolves own no edges: their caches say so.
+  for (const f of facts) if (!edgeCaches.has(f.path)) await edgeCaches.add(f.path, []);
+  await edgeCaches.finish();
   // The swap: the graph first (readers see old or new, never half), then its hashes and facts.
   await db.command(["RENAME", ref.keys.staging, ref.keys.graph]);
   await db.command(["DEL", ...caches, ref.keys.stat, ref.keys.pending]);
@@ -109,7 +103,7 @@ export async function full(
   return {
     hashes: new Map(facts.map((f) => [f.path, f.hash])),
     facts: new Map(facts.map((f) => [f.path, f])),
-    edgeDigests,
+    edgeDigests: edgeCaches.digests,
     stat: new Map(),
     manifestDigest: manifests.digest,
     structure,
@@ -118,14 +112,23 @@ export async function full(
 }
 
 /**
- * Resolves every file over `structure`, handing each file's final edges (calls, imports) to
- * `stream` as they come; returns every file's edges (the resolver itself is not kept).
+ * Resolves every file over `structure`, handing each file's edges to `stream` (to the database)
+ * and to `caches` as they come. A full run resolves files in path order, so each file's edges are
+ * whole when it is done (which file owns a shared structural fact is known by then): neither the
+ * resolver nor any file's edges are kept.
  */
-async function resolveStreamed(structure: Structure, stream: EdgeStream) {
-  const steps = resolveSteps(structure);
-  let step = steps.next();
-  for (; !step.done; step = steps.next()) await stream.add(step.value);
-  return step.value.edges;
+async function resolveStreamed(
+  structure: Structure,
+  stream: EdgeStream,
+  caches: EdgeCacheStream,
+): Promise<void> {
+  for (const { path, edges } of resolveFiles(structure)) {
+    await caches.add(path, edges);
+    // Its calls, imports, inheritance and hints, decoded to resolve it, are dropped again (as
+    // read back from a segment; see staging.ts): another file rarely reads them.
+    releaseDecoded(structure.files.get(path)!);
+    await stream.add(edges);
+  }
 }
 
 export async function incremental(
@@ -373,6 +376,7 @@ async function analyze(
   progress: (p: Progress) => void,
   onFacts?: (facts: FileFacts, json?: string) => void,
   release = false,
+  collect = true,
 ): Promise<FileFacts[]> {
   const facts = await analyzeParallel(
     files,
@@ -380,7 +384,14 @@ async function analyze(
     (done) => progress({ phase: "parse", done, total: files.length }),
     onFacts,
     release,
+    collect,
   );
+  if (collect) noteParseErrors(summary, facts);
+  return facts;
+}
+
+/** Files that parsed with errors, in the summary. */
+function noteParseErrors(summary: IndexSummary, facts: readonly FileFacts[]): void {
   for (const f of facts) {
     if (f.parseErrors <= 0) continue;
     summary.files.parseErrors++;
@@ -389,5 +400,4 @@ async function analyze(
     summary.files.syntaxErrors.push(`${f.path}:${where.join(",")}${recovered}`);
     if (f.lostDefs) (summary.files.lostDefinitions ??= []).push(`${f.path} (${f.lostDefs})`);
   }
-  return facts;
 }

@@ -7,10 +7,25 @@
  */
 import type { Db } from "../db/client.ts";
 import type { FileFacts } from "../graph/facts.ts";
-import { type Edge, fileNode, symbolNodes } from "../graph/model.ts";
-import { type FactsLayout, LayoutRecorder, packSegment, SEGMENT_FILES } from "./facts_store.ts";
+import {
+  type Edge,
+  type FileNode,
+  fileNode,
+  type SymbolNode,
+  symbolNodes,
+} from "../graph/model.ts";
+import {
+  type FactsLayout,
+  LayoutRecorder,
+  packSegment,
+  SEGMENT_FILES,
+  unpackSegment,
+} from "./facts_store.ts";
+import { edgeDigest } from "./graph_info.ts";
 import { GraphWriter } from "./writer.ts";
 
+/** Files per batch of hashes and facts: one stored segment (facts_store.ts). */
+const BATCH = SEGMENT_FILES;
 /**
  * Files per write of nodes (the file and its definitions): small enough that the last files'
  * nodes are written while parsing still keeps this thread idle, not when resolution has it busy
@@ -20,8 +35,14 @@ import { GraphWriter } from "./writer.ts";
 const NODE_FILES = 50;
 /** Edges per write while resolution goes on: a round trip's worth, small enough to start early. */
 const EDGE_CHUNK = 1500;
-/** Edge chunks written at once before resolution waits for the oldest (bounds what is queued). */
+/**
+ * Chunks of edges unanswered by the database while resolution goes on. When the database is the
+ * slower, resolution waits for it: edges queued faster than they are written would be held
+ * (hundreds of thousands at 10,000 files) until the end.
+ */
 const IN_FLIGHT = 4;
+/** Files per write of the edge caches (tens of MB on 10,000 files, so never all at once). */
+const CACHE_SLICE = 500;
 
 /**
  * Items gathered into batches, each written after the one before, off the caller's path: the
@@ -31,6 +52,9 @@ class Batches<T> {
   private pending: T[] = [];
   private chain: Promise<void>;
   private failure: unknown;
+  /** Batches handed to the writer and not written yet, and who waits for fewer. */
+  private unwritten = 0;
+  private waiting: (() => void)[] = [];
 
   /** `first` runs before any batch (the graph made ready, the nodes written). */
   constructor(
@@ -56,11 +80,22 @@ class Batches<T> {
     if (this.failure !== undefined) throw this.failure;
   }
 
+  /** Resolves once at most `max` batches wait to be written (at once when so already). */
+  async room(max: number): Promise<void> {
+    while (this.unwritten > max) await new Promise<void>((r) => this.waiting.push(r));
+  }
+
   private flush(): void {
     if (!this.pending.length) return;
     const batch = this.pending;
     this.pending = [];
-    this.chain = this.chain.then(() => this.guard(() => this.write(batch)));
+    this.unwritten++;
+    this.chain = this.chain.then(() => this.guard(() => this.write(batch))).then(() => {
+      this.unwritten--;
+      const waiting = this.waiting;
+      this.waiting = [];
+      for (const wake of waiting) wake();
+    });
   }
 
   private async guard(step: () => Promise<void>): Promise<void> {
@@ -73,12 +108,27 @@ class Batches<T> {
   }
 }
 
+/** A batch of files ready to be written: their facts as stored, their segment. */
+interface Sealed {
+  stored: FileFacts[];
+  segment: string;
+}
+
+/** One file's nodes: its own and its definitions'. */
+interface Nodes {
+  file: FileNode;
+  symbols: SymbolNode[];
+}
+
 export class StagingStream {
   /** Nodes, a few files at a time. */
-  private readonly nodes: Batches<FileFacts>;
-  /** Hashes and facts, a stored segment (facts_store.ts) at a time. */
-  private readonly caches: Batches<FileFacts>;
+  private readonly nodes: Batches<Nodes>;
+  /** Hashes and facts, a stored segment at a time. */
+  private readonly batches: Batches<Sealed>;
   readonly #segments = new LayoutRecorder();
+  private pending: FileFacts[] = [];
+  /** Every file's facts as their stored segment reads them back (facts_store.ts), by path. */
+  private readonly stored = new Map<string, FileFacts>();
 
   /**
    * @param graph the staging graph; `hashes` and `facts` are the staging keys of the file-hash
@@ -91,15 +141,19 @@ export class StagingStream {
       await db.command(["DEL", ...clearKeys]);
       await writer.createIndexes();
     })();
-    this.nodes = new Batches<FileFacts>(() => cleared, NODE_FILES, async (batch) => {
-      await writer.files(batch.map(fileNode));
-      await writer.symbols(batch.flatMap(symbolNodes));
+    this.nodes = new Batches<Nodes>(() => cleared, NODE_FILES, async (batch) => {
+      await writer.files(batch.map((n) => n.file));
+      await writer.symbols(batch.flatMap((n) => n.symbols));
     });
-    this.caches = new Batches<FileFacts>(() => cleared, SEGMENT_FILES, async (batch) => {
-      await db.hashSet(hashes, Object.fromEntries(batch.map((f) => [f.path, f.hash])));
-      const segment = this.#segments.next(batch.map((f) => f.path));
-      await db.hashSet(facts, { [segment]: packSegment(batch) });
-    });
+    this.batches = new Batches<Sealed>(
+      () => cleared,
+      1,
+      async ([{ stored, segment }]) => {
+        await db.hashSet(hashes, Object.fromEntries(stored.map((f) => [f.path, f.hash])));
+        const field = this.#segments.next(stored.map((f) => f.path));
+        await db.hashSet(facts, { [field]: segment });
+      },
+    );
   }
 
   /** Which segment holds each file's facts, as written. */
@@ -109,8 +163,27 @@ export class StagingStream {
 
   /** Queues one file's facts; a full batch starts writing without waiting for the caller. */
   add(f: FileFacts): void {
-    this.nodes.add([f]);
-    this.caches.add([f]);
+    // Its nodes now: what waits for the database holds nothing of the facts as parsed.
+    this.nodes.add([{ file: fileNode(f), symbols: symbolNodes(f) }]);
+    this.pending.push(f);
+    if (this.pending.length >= BATCH) this.seal();
+  }
+
+  /**
+   * The facts of every file added, in the order of `paths`, as their packed segment reads them
+   * back: equal to those added, but a third of their size, the calls, imports, inheritance and
+   * hints of each decoded only when read (and again after `FactsStore.release`). What was added
+   * is no longer held once written.
+   */
+  facts(paths: Iterable<string>): FileFacts[] {
+    this.seal();
+    const out: FileFacts[] = [];
+    for (const p of paths) {
+      const f = this.stored.get(p);
+      if (f) out.push(f);
+    }
+    this.stored.clear();
+    return out;
   }
 
   /**
@@ -123,16 +196,32 @@ export class StagingStream {
 
   /** Writes what is queued and waits for every write; rethrows the first failure. */
   async finish(): Promise<void> {
+    this.seal();
     // Both are waited for, whichever fails first.
-    const [nodes, caches] = await Promise.allSettled([this.nodes.finish(), this.caches.finish()]);
+    const [nodes, rest] = await Promise.allSettled([this.nodes.finish(), this.batches.finish()]);
     if (nodes.status === "rejected") throw nodes.reason;
-    if (caches.status === "rejected") throw caches.reason;
+    if (rest.status === "rejected") throw rest.reason;
+  }
+
+  /**
+   * Packs the files added since the last batch into their segment, and queues its write: what
+   * waits for the database holds nothing of the facts as parsed (they go now, however far behind
+   * the database is), only what their segment reads back and the files' nodes.
+   */
+  private seal(): void {
+    if (!this.pending.length) return;
+    const files = this.pending;
+    this.pending = [];
+    const segment = packSegment(files);
+    const stored = unpackSegment(segment);
+    for (const f of stored) this.stored.set(f.path, f);
+    this.batches.add([{ stored, segment }]);
   }
 }
 
 /**
- * The second half: edges that are final as soon as they are resolved (calls, imports) written
- * while the next files are resolved, after the nodes they join (`nodesWritten`). A full chunk's
+ * The second half: each file's edges written while the next files are resolved, after the nodes
+ * they join (`nodesWritten`). A full chunk's
  * writes go out at once, without waiting for the chunks before (order does not matter to them):
  * the database works through them on the other core while this thread resolves, which lets the
  * event loop run only when a chunk is handed over. At most `IN_FLIGHT` chunks are unanswered at a
@@ -185,5 +274,54 @@ export class EdgeStream {
     } catch (err) {
       this.failure ??= err;
     }
+  }
+}
+
+/**
+ * The edge caches (graph_info.ts) written as files are resolved: each file's edge list and digest
+ * computed from its edges as they come, a slice of files per write, so no file's edges are kept.
+ * The digests are kept (the run's state returns them).
+ */
+export class EdgeCacheStream {
+  private readonly batches: Batches<[string, string, string]>;
+  readonly digests: Record<string, string> = {};
+
+  /**
+   * @param cleared the keys are cleared (StagingStream's first step); `digestsKey` and `listsKey`
+   *   are the staging keys of the edge digests and the edge lists.
+   */
+  constructor(
+    db: Db,
+    cleared: Promise<void>,
+    digestsKey: string,
+    listsKey: string,
+    private readonly pathOf: (id: string) => string | undefined,
+  ) {
+    this.batches = new Batches<[string, string, string]>(
+      () => cleared,
+      CACHE_SLICE,
+      async (slice) => {
+        await db.hashSet(listsKey, Object.fromEntries(slice.map(([p, list]) => [p, list])));
+        await db.hashSet(digestsKey, Object.fromEntries(slice.map(([p, , d]) => [p, d])));
+      },
+    );
+  }
+
+  /** One file's edges, all it owns (each file once). */
+  async add(path: string, edges: readonly Edge[]): Promise<void> {
+    const digest = edgeDigest(path, edges, this.pathOf);
+    this.digests[path] = digest;
+    // A slice waits while the one before is still being written (as EdgeStream's chunks do).
+    if (this.batches.add([[path, JSON.stringify(edges), digest]])) await this.batches.room(1);
+  }
+
+  /** Whether a file's caches were added. */
+  has(path: string): boolean {
+    return Object.hasOwn(this.digests, path);
+  }
+
+  /** Writes what is queued and waits for every write; rethrows the first failure. */
+  finish(): Promise<void> {
+    return this.batches.finish();
   }
 }

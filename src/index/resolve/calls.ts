@@ -1,4 +1,4 @@
-import { type Edge, fileId, type SymbolNode, symbolNodes } from "../../graph/model.ts";
+import { type Edge, fileId } from "../../graph/model.ts";
 import {
   type CallShape,
   CONF_SCOPE,
@@ -8,7 +8,6 @@ import {
   type FileScope,
   type Found,
   MAX_DEPTH,
-  type Resolution,
 } from "./model.ts";
 import {
   atLevel,
@@ -21,101 +20,11 @@ import {
 } from "./refs.ts";
 import { isSuperCall } from "./text.ts";
 import { bareNameCalls } from "./structure.ts";
-import type { FileFacts } from "../../graph/facts.ts";
 import { fitsArity, OverloadChoice } from "./overload_choice.ts";
 import { chooseOverload } from "./overloads.ts";
 
 /** Calls: receivers, constructors, overloads, function values; the edges of every file. */
 export class Resolver extends OverloadChoice {
-  run(only?: Set<string>): Resolution {
-    const steps = this.steps(only);
-    for (;;) {
-      const step = steps.next();
-      if (step.done) return step.value;
-    }
-  }
-
-  /**
-   * The resolution file by file: yields each resolved file's CALLS and IMPORTS edges as soon as
-   * they are known (they are final: no other file states them), and returns the whole. A writer
-   * can store them while the next files are resolved.
-   */
-  *steps(only?: Set<string>): Generator<Edge[], Resolution> {
-    // Owners and bases first: method lookups through self/this depend on them. A file no edit
-    // affects attaches what it attached last run (its lookups read only names, which did not
-    // change for it), unless some lookup read what was being attached (order matters then).
-    const kept = only && this.structure.owners?.replayable
-      ? this.structure.owners.byPath
-      : undefined;
-    const owners = new Map<string, { facts: FileFacts; attached: [number, string][] }>();
-    this.progressRead = false;
-    for (const scope of this.scopes.values()) {
-      const path = scope.facts.path;
-      const last = kept?.get(path);
-      if (
-        last && last.facts === scope.facts && !only!.has(path) &&
-        this.replayOwners(scope, last.attached)
-      ) {
-        owners.set(path, last);
-      } else owners.set(path, { facts: scope.facts, attached: this.attachOwners(scope) });
-    }
-    this.structure.owners = { byPath: owners, replayable: !this.progressRead };
-    const edges = new Map<string, Edge[]>();
-    for (const scope of this.scopes.values()) edges.set(scope.facts.path, this.inheritEdges(scope));
-    this.structureKnown = true;
-    this.bindArguments();
-    this.typeCache.clear(); // typed before parameters knew their values
-    this.typeRefCache.clear(); // resolved while owners and bases were being attached
-
-    const resolved = only ? new Set(only) : new Set(this.scopes.keys());
-    if (only) {
-      // Only inheritance can be stated by two files: a DEFINES edge ends at a definition of the
-      // file that states it (node ids include the path).
-      const owners = new Map<string, string[]>();
-      for (const [path, list] of edges) {
-        for (const e of list) {
-          const key = `${e.type}\0${e.from}\0${e.to}`;
-          const list = owners.get(key);
-          if (list) list.push(path);
-          else owners.set(key, [path]);
-        }
-      }
-      for (const paths of owners.values()) {
-        if (paths.length > 1 && paths.some((p) => only.has(p))) {
-          paths.forEach((p) => resolved.add(p));
-        }
-      }
-    }
-    // DEFINES edges (from owners and bases known above) only where the edges are wanted.
-    for (const scope of this.scopes.values()) {
-      if (!resolved.has(scope.facts.path)) continue;
-      const own = [...this.definesEdges(scope), ...this.imports(scope), ...this.callEdges(scope)];
-      edges.get(scope.facts.path)!.push(...own);
-      yield own.filter(isFinal);
-    }
-    // One edge per (type, from, to) across the repository: two files can state the same fact
-    // (two `impl Trait for T` blocks); the first file in path order owns it.
-    const seen = new Set<string>();
-    for (const [path, list] of edges) {
-      edges.set(
-        path,
-        list.filter((e) => {
-          if (isFinal(e)) return true;
-          const key = `${e.type}\0${e.from}\0${e.to}`;
-          if (seen.has(key)) return false;
-          seen.add(key);
-          return true;
-        }),
-      );
-    }
-    const symbols = new Map<string, SymbolNode[]>();
-    for (const scope of this.scopes.values()) {
-      symbols.set(scope.facts.path, symbolNodes(scope.facts));
-    }
-    const pathOf = (id: string) => this.structure.pathOf(id);
-    return { symbols, edges, resolved, pathOf, failures: this.failures };
-  }
-
   // ---- calls ----------------------------------------------------------------------------------
   callEdges(scope: FileScope): Edge[] {
     // One edge per (type, from, to), in the order first found. Keyed by the ids themselves (a

@@ -43,6 +43,11 @@ export class Memo3<A, B, C, V> {
     inner.set(b, c, value);
   }
 
+  /** Drops every entry whose first part is `a`. */
+  delete(a: A): void {
+    this.root.delete(a);
+  }
+
   clear(): void {
     this.root.clear();
   }

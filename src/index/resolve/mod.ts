@@ -13,6 +13,7 @@
 import type { LanguageSpec } from "../../lang/spec.ts";
 import type { FileFacts } from "../../graph/facts.ts";
 import { Resolver } from "./calls.ts";
+import { fileSteps, resolutionSteps } from "./steps.ts";
 import type { Resolution } from "./model.ts";
 import type { Edge } from "../../graph/model.ts";
 import { Structure } from "./structure.ts";
@@ -33,7 +34,7 @@ export function resolveAll(
   only?: Set<string>,
   manifests?: ReadonlyMap<string, string>,
 ): Resolution {
-  return new Resolver(Structure.build(allFacts, specOf, manifests)).run(only);
+  return resolveWith(Structure.build(allFacts, specOf, manifests), only);
 }
 
 /**
@@ -41,13 +42,27 @@ export function resolveAll(
  * `only` just those (as resolveAll).
  */
 export function resolveWith(structure: Structure, only?: Set<string>): Resolution {
-  return new Resolver(structure).run(only);
+  const steps = resolutionSteps(new Resolver(structure), only);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
 }
 
 /**
  * `resolveWith` of every file, step by step: each step yields one file's CALLS and IMPORTS edges,
- * final as soon as they come (see `Resolver.steps`); the generator returns the whole resolution.
+ * final as soon as they come (see steps.ts); the generator returns the whole resolution.
  */
 export function resolveSteps(structure: Structure): Generator<Edge[], Resolution> {
-  return new Resolver(structure).steps();
+  return resolutionSteps(new Resolver(structure));
+}
+
+/**
+ * Every file resolved one step at a time, in path order, each step one file's edges whole (as
+ * `resolveWith(structure).edges` has them): a full run stores them as they come and keeps none.
+ */
+export function resolveFiles(
+  structure: Structure,
+): Generator<{ path: string; edges: Edge[] }, void> {
+  return fileSteps(new Resolver(structure));
 }

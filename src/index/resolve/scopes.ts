@@ -91,6 +91,24 @@ export abstract class Scopes {
     }
   }
 
+  /**
+   * Drops what was memoised per place in a file once it is resolved (its expressions' types,
+   * written types, locals) and what its scope derived from its imports and hints: mostly its own
+   * calls ask those, and a later file that asks again (a re-export, a module-level alias) gets
+   * the same answer anew (memo answers do not depend on order; bindings and hints are computed
+   * from the file's facts and the structure), so a full run's memory no longer grows with every
+   * file resolved.
+   */
+  forget(path: string): void {
+    this.typeCache.delete(path);
+    this.typeRefCache.delete(path);
+    this.localCache.delete(path);
+    const scope = this.scopes.get(path);
+    if (!scope) return;
+    // Its wildcard imports stay (read without asking for the bindings first; a few paths).
+    scope.bindings = scope.importEdges = scope.hintsByVar = undefined;
+  }
+
   get repo(): RepoFiles {
     return this.structure.repo;
   }
