@@ -30,7 +30,6 @@ import { BARE_ARG_RULE, bareArgNames, knowBareArgNames } from "./resolve/structu
 
 /** The parts of a file's facts decoded only when read. */
 const LAZY = ["calls", "imports", "inherits", "hints"] as const;
-type LazyKey = typeof LAZY[number];
 const LAZY_KEYS: ReadonlySet<string> = new Set(LAZY);
 
 /** Files per segment written by a full run. */
@@ -72,10 +71,18 @@ function record(layout: FactsLayout, segment: number, files: string[]): void {
   layout.entries.set(segment, files.length);
 }
 
-/** A file's facts read from a segment: the lazy parts decoded when first read. */
+/**
+ * A file's facts read from a segment: the lazy parts decoded when first read, and kept until
+ * `release` (in private fields: an own property deleted again would leave the object's other
+ * properties in a slower, larger dictionary). A part assigned is an own property from then on.
+ */
 class StoredFacts {
   readonly #reader: PackedReader;
   readonly #at: number[];
+  #calls?: CallFact[];
+  #imports?: ImportFact[];
+  #inherits?: InheritFact[];
+  #hints?: TypeHint[];
 
   constructor(reader: PackedReader, at: number[]) {
     this.#reader = reader;
@@ -83,28 +90,37 @@ class StoredFacts {
   }
 
   get calls(): CallFact[] {
-    return this.#part(0, "calls") as CallFact[];
+    return this.#calls ??= this.#part(0) as CallFact[];
   }
   set calls(v: CallFact[]) {
     own(this, "calls", v);
   }
   get imports(): ImportFact[] {
-    return this.#part(1, "imports") as ImportFact[];
+    return this.#imports ??= this.#part(1) as ImportFact[];
   }
   set imports(v: ImportFact[]) {
     own(this, "imports", v);
   }
   get inherits(): InheritFact[] {
-    return this.#part(2, "inherits") as InheritFact[];
+    return this.#inherits ??= this.#part(2) as InheritFact[];
   }
   set inherits(v: InheritFact[]) {
     own(this, "inherits", v);
   }
   get hints(): TypeHint[] {
-    return this.#part(3, "hints") as TypeHint[];
+    return this.#hints ??= this.#part(3) as TypeHint[];
   }
   set hints(v: TypeHint[]) {
     own(this, "hints", v);
+  }
+
+  /** Drops the decoded lazy parts (decoded again when next read). */
+  release(): void {
+    this.#calls =
+      this.#imports =
+      this.#inherits =
+      this.#hints =
+        undefined;
   }
 
   /** All of the facts, as JSON.stringify (and a spread of it) would see a plain object. */
@@ -123,10 +139,8 @@ class StoredFacts {
     );
   }
 
-  #part(i: number, key: LazyKey): unknown {
-    const value = this.#reader.at(this.#at[i + 1]);
-    own(this, key, value);
-    return value;
+  #part(i: number): unknown {
+    return this.#reader.at(this.#at[i + 1]);
   }
 }
 
@@ -182,7 +196,7 @@ function holdsOneOf(names: string[]): (s: string) => boolean {
   return tests.length === 1 ? (s) => tests[0].test(s) : (s) => tests.some((t) => t.test(s));
 }
 
-/** An own property shadowing the lazy getter: read once, then a plain property. */
+/** An own property shadowing the lazy getter: a part assigned. */
 function own(f: object, key: string, value: unknown): void {
   Object.defineProperty(f, key, { value, writable: true, enumerable: true, configurable: true });
 }
@@ -254,10 +268,7 @@ export function decodeAll(facts: Iterable<FileFacts>): void {
  * resolved the file and will mostly not read them again. Other facts are left as they are.
  */
 export function releaseDecoded(f: FileFacts): void {
-  if (!(f instanceof StoredFacts)) return;
-  for (const key of LAZY) {
-    if (Object.hasOwn(f, key)) delete (f as unknown as Record<string, unknown>)[key];
-  }
+  if (f instanceof StoredFacts) f.release();
 }
 
 /**
