@@ -33,6 +33,7 @@ import { toolsFor } from "../lang/parser.ts";
 export { dropResident, isListed, warmResident } from "./state.ts";
 export type { IndexMode, IndexSummary, Progress } from "./summary.ts";
 import type { IndexSummary, Progress } from "./summary.ts";
+import { decodeAll } from "./facts_store.ts";
 
 /** The copy of a base graph failed: the run falls back to a full index. */
 class SeedFailed extends Error {
@@ -301,6 +302,9 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
     generation,
   );
   if (opts.resident && state.facts) {
+    // Every file's facts whole, as a resident loaded from the database has them (a full run keeps
+    // them packed, their larger parts decoded only while needed): the next edit decodes nothing.
+    decodeAll(state.facts.values());
     residents.set(ref.keys.graph, { ...state, generation, walk: keptWalk });
   } else residents.delete(ref.keys.graph);
   mark("meta");
