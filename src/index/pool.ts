@@ -168,7 +168,7 @@ export async function analyzeParallel(
   files: ReadFile[],
   skipped: Skipped[],
   onProgress: (done: number) => void = () => {},
-  onFacts: (facts: FileFacts, json?: string) => void = () => {},
+  onFacts: (facts: FileFacts) => void = () => {},
   release = false,
   collect = true,
 ): Promise<FileFacts[]> {
@@ -232,7 +232,7 @@ export async function analyzeParallel(
           if ("json" in reply) {
             const facts = JSON.parse(reply.json) as FileFacts;
             if (collect) results[reply.id] = facts;
-            onFacts(facts, reply.json);
+            onFacts(facts);
           } else {
             skipped.push({
               path: files[reply.id].candidate.path,

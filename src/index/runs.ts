@@ -374,7 +374,7 @@ async function analyze(
   files: ReadFile[],
   summary: IndexSummary,
   progress: (p: Progress) => void,
-  onFacts?: (facts: FileFacts, json?: string) => void,
+  onFacts?: (facts: FileFacts) => void,
   release = false,
   collect = true,
 ): Promise<FileFacts[]> {

@@ -2,8 +2,8 @@
  * The first half of a full index's write, done while files are still being parsed: the staging
  * graph is cleared and indexed, and each file's node, its symbols and its hash and facts are
  * written in batches as its facts arrive. Parsing keeps the cores busy and this thread idle, so
- * the write phase after resolution is left with the edges alone; and calls and imports, most of
- * those, are written while resolution goes on (`EdgeStream`).
+ * nothing is left for after parsing but the edges; and those, with each file's edge caches, are
+ * written while the next files are resolved (`EdgeStream`, `EdgeCacheStream`).
  */
 import type { Db } from "../db/client.ts";
 import type { FileFacts } from "../graph/facts.ts";

@@ -17,8 +17,8 @@ export interface WarmRequest {
 }
 
 /**
- * A file's facts as JSON: a string crosses to the main thread as one copy (an object graph is
- * serialised and rebuilt), and the main thread stores that text as it is (the facts cache).
+ * A file's facts as JSON: a string crosses to the main thread as one copy, which JSON.parse
+ * rebuilds faster than the structured clone of the object graph.
  */
 export type ParseReply =
   | { id: number; json: string }
