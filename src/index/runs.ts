@@ -65,7 +65,16 @@ export async function full(
   // other core), after the nodes they join. Each file's edge caches are computed as it is
   // resolved and written a slice at a time: no file's edges are kept.
   const writer = new GraphWriter(db, ref.keys.staging);
-  const early = new EdgeStream(nodes, (edges) => writer.edges(edges));
+  // This run created every node of the staging graph: edges join them by internal id.
+  const nodeId = (id: string, file: boolean) => {
+    if (file) {
+      const path = structure.fileIds.get(id);
+      return path === undefined ? undefined : stream.nodeId(path, -1);
+    }
+    const def = structure.byId.get(id);
+    return def && stream.nodeId(def.file.path, def.index);
+  };
+  const early = new EdgeStream(nodes, (edges) => writer.edgesById(edges, nodeId));
   const edgeCaches = new EdgeCacheStream(
     db,
     nodes, // (the keys are cleared before any node is written)

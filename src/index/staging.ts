@@ -129,6 +129,11 @@ export class StagingStream {
   private pending: FileFacts[] = [];
   /** Every file's facts as their stored segment reads them back (facts_store.ts), by path. */
   private readonly stored = new Map<string, FileFacts>();
+  /**
+   * Per file, the internal ids of the nodes written for it: its own, then its definitions' in the
+   * order of its facts (`symbolNodes`). Edges join them by these (writer.ts `edgesById`).
+   */
+  private readonly ids = new Map<string, Float64Array>();
 
   /**
    * @param graph the staging graph; `hashes` and `facts` are the staging keys of the file-hash
@@ -142,8 +147,15 @@ export class StagingStream {
       await writer.createIndexes();
     })();
     this.nodes = new Batches<Nodes>(() => cleared, NODE_FILES, async (batch) => {
-      await writer.files(batch.map((n) => n.file));
-      await writer.symbols(batch.flatMap((n) => n.symbols));
+      const files = await writer.files(batch.map((n) => n.file));
+      const symbols = await writer.symbols(batch.flatMap((n) => n.symbols));
+      let at = 0;
+      batch.forEach((n, i) => {
+        const ids = new Float64Array(n.symbols.length + 1);
+        ids[0] = files[i];
+        for (let k = 0; k < n.symbols.length; k++) ids[k + 1] = symbols[at++];
+        this.ids.set(n.file.path, ids);
+      });
     });
     this.batches = new Batches<Sealed>(
       () => cleared,
@@ -192,6 +204,14 @@ export class StagingStream {
    */
   nodesWritten(): Promise<void> {
     return this.nodes.finish();
+  }
+
+  /**
+   * The internal id of a node written for file `path` (`index` -1: the file's own, else its
+   * definition's at that index), once `nodesWritten` resolved.
+   */
+  nodeId(path: string, index: number): number | undefined {
+    return this.ids.get(path)?.[index + 1];
   }
 
   /** Writes what is queued and waits for every write; rethrows the first failure. */

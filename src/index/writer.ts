@@ -15,14 +15,29 @@ export class GraphWriter {
     await this.ignoreExisting(Q.CREATE_FULLTEXT);
   }
 
-  async files(files: FileNode[]): Promise<void> {
-    await this.batched(Q.CREATE_FILES, files, NODE_BATCH);
+  /** Creates file nodes; returns their internal ids, in the order given. */
+  async files(files: FileNode[]): Promise<number[]> {
+    return await this.batched(Q.CREATE_FILES, files, NODE_BATCH);
   }
 
-  async symbols(symbols: SymbolNode[]): Promise<void> {
-    const byKind = new Map<SymbolKind, SymbolNode[]>();
-    for (const s of symbols) byKind.set(s.kind, [...(byKind.get(s.kind) ?? []), s]);
-    for (const [kind, rows] of byKind) await this.batched(Q.createSymbols(kind), rows, NODE_BATCH);
+  /** Creates definition nodes; returns their internal ids, in the order given. */
+  async symbols(symbols: SymbolNode[]): Promise<number[]> {
+    const byKind = new Map<SymbolKind, number[]>();
+    symbols.forEach((s, i) => {
+      const list = byKind.get(s.kind);
+      if (list) list.push(i);
+      else byKind.set(s.kind, [i]);
+    });
+    const ids = new Array<number>(symbols.length);
+    for (const [kind, at] of byKind) {
+      const created = await this.batched(
+        Q.createSymbols(kind),
+        at.map((i) => symbols[i]),
+        NODE_BATCH,
+      );
+      at.forEach((i, k) => ids[i] = created[k]);
+    }
+    return ids;
   }
 
   /** Each kind of edge (type, and which ends are files) in its own statements, sent together. */
@@ -32,6 +47,36 @@ export class GraphWriter {
         this.batched(Q.createEdges(type, fromFile, toFile), rows.map(edgeRow), EDGE_BATCH)
       ),
     );
+  }
+
+  /**
+   * `edges`, each end found by its internal node id where `nodeId` knows it (a graph this run
+   * created every node of: a seek instead of an index lookup), else by its indexed id.
+   */
+  async edgesById(
+    edges: Edge[],
+    nodeId: (id: string, file: boolean) => number | undefined,
+  ): Promise<void> {
+    const byType = new Map<EdgeType, Record<string, unknown>[]>();
+    const rest: Edge[] = [];
+    for (const e of edges) {
+      const from = nodeId(e.from, !!e.fromFile);
+      const to = from === undefined ? undefined : nodeId(e.to, !!e.toFile);
+      if (to === undefined) {
+        rest.push(e);
+        continue;
+      }
+      const row = edgeRow(e);
+      row.from = from;
+      row.to = to;
+      const list = byType.get(e.type);
+      if (list) list.push(row);
+      else byType.set(e.type, [row]);
+    }
+    await Promise.all([
+      ...[...byType].map(([type, rows]) => this.batched(Q.createEdgesById(type), rows, EDGE_BATCH)),
+      this.edges(rest),
+    ]);
   }
 
   async deleteEdges(edges: Edge[]): Promise<void> {
@@ -71,17 +116,30 @@ export class GraphWriter {
   /**
    * Two batches in flight: this thread encodes the next batch while the database runs the one
    * before (on a second core), instead of each waiting for the other. Order does not matter to
-   * these writes; a failure still fails the whole call.
+   * these writes; a failure still fails the whole call. Returns the column `n` of the rows the
+   * statements return (created nodes' ids), in the order of `rows`.
    */
-  private async batched(cypher: string, rows: object[], size: number): Promise<void> {
+  private async batched(cypher: string, rows: object[], size: number): Promise<number[]> {
+    const parts: number[][] = [];
     let running: Promise<unknown> | undefined;
     for (let i = 0; i < rows.length; i += size) {
-      const next = this.db.query(this.graph, cypher, { rows: rows.slice(i, i + size) });
+      const batch = rows.slice(i, i + size);
+      const part: number[] = [];
+      parts.push(part);
+      const next = this.db.query(this.graph, cypher, { rows: batch }).then((reply) => {
+        if (!reply.length) return;
+        // A statement that returns rows returns one per row given, in order.
+        if (reply.length !== batch.length) {
+          throw new Error(`expected ${batch.length} ids, the database returned ${reply.length}`);
+        }
+        for (const row of reply) part.push(row.n as number);
+      });
       next.catch(() => {}); // awaited below; a failure of `running` first must not leave it unheard
       if (running) await running;
       running = next;
     }
     await running;
+    return parts.length === 1 ? parts[0] : parts.flat();
   }
 
   private async ignoreExisting(cypher: string): Promise<void> {

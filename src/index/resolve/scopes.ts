@@ -62,7 +62,11 @@ export abstract class Scopes {
    * definitions no longer change, and are memoised (type refs: unless line-sensitive).
    */
   structureKnown = false;
-  readonly memberCache = new Memo3<string, string, boolean, DefRef[]>();
+  /** A type's members by name, for a value of it (`instance`: index 1) or for the type itself. */
+  readonly memberCache = [
+    new Memo2<string, string, DefRef[]>(),
+    new Memo2<string, string, DefRef[]>(),
+  ] as const;
   readonly typeRefCache = new Memo3<string, number, string, DefRef[]>();
   readonly localCache = new Memo3<string, number, string, boolean>();
   readonly fieldCache = new Memo2<string, string, TypeHint | undefined>();
@@ -696,10 +700,12 @@ export abstract class Scopes {
     if (depth > 0 || !this.structureKnown) {
       return this.memberUncached(type, name, depth, seen, instance);
     }
-    let found = this.memberCache.get(type.node.id, name, instance);
+    // One table per flag: a map per (type, name) for two flags cost more than the answers.
+    const cache = this.memberCache[instance ? 1 : 0];
+    let found = cache.get(type.node.id, name);
     if (!found) {
       found = this.memberUncached(type, name, depth, seen, instance);
-      this.memberCache.set(type.node.id, name, instance, found);
+      cache.set(type.node.id, name, found);
     }
     return found;
   }
