@@ -36,6 +36,7 @@ Deno.test("embedded: start, reuse by a second process, status, stop", async () =
     const conf = await Deno.readTextFile(state.config_file);
     assert.match(conf, /^bind 127\.0\.0\.1$/m);
     assert.match(conf, /^appendonly yes$/m);
+    assert.match(conf, /^save ""$/m, "the log persists; no snapshots beside it");
     assert.match(conf, /^protected-mode yes$/m);
 
     // A second process reuses it.

@@ -245,6 +245,9 @@ function configText(paths: EmbeddedPaths, bins: Binaries, port: number, password
     `dir ${q(paths.dbDir)}`,
     "appendonly yes",
     "appendfsync everysec",
+    // The log is what persists (and what a start loads): snapshots beside it would fork the
+    // server and write every graph again each minute an index writes, on the cores it needs.
+    'save ""',
     // Replaying logged graph writes at start-up is far slower than loading a snapshot (a 150 MB
     // log of index writes took over a minute): compact the log into the snapshot early.
     "auto-aof-rewrite-percentage 25",
