@@ -24,21 +24,51 @@ export const CREATE_FULLTEXT =
 
 // ---- writes ---------------------------------------------------------------------------------
 
-/** Returns each created node's internal id, in the order of the rows (`n`). */
+/** A file node's properties: a row of CREATE_FILES gives their values in this order. */
+export const FILE_PROPS = [
+  "id",
+  "path",
+  "name",
+  "ext",
+  "language",
+  "hash",
+  "lines",
+  "calls",
+  "uses",
+] as const;
+
+/** A definition node's properties: a row of createSymbols gives their values in this order. */
+export const SYMBOL_PROPS = [
+  "id",
+  "name",
+  "qualified_name",
+  "kind",
+  "path",
+  "line",
+  "end_line",
+  "signature",
+  "doc",
+  "language",
+  "words",
+] as const;
+
+/** `{a: r[0], b: r[1], ...}`: rows as lists, which name no property (a third of their text). */
+function fromRow(props: readonly string[]): string {
+  return `{${props.map((p, i) => `${p}: r[${i}]`).join(", ")}}`;
+}
+
+/** Creates file nodes from rows of FILE_PROPS; returns their internal ids in order (`n`). */
 export const CREATE_FILES = `UNWIND $rows AS r
-CREATE (f:File {id: r.id, path: r.path, name: r.name, ext: r.ext, language: r.language,
-  hash: r.hash, lines: r.lines, calls: r.calls, uses: r.uses})
+CREATE (f:File ${fromRow(FILE_PROPS)})
 RETURN id(f) AS n`;
 
 /**
- * One statement per kind: labels cannot be parameters. Returns each created node's internal id,
- * in the order of the rows (`n`).
+ * Creates definition nodes of one kind (labels cannot be parameters) from rows of SYMBOL_PROPS;
+ * returns their internal ids in order (`n`).
  */
 export function createSymbols(kind: SymbolKind): string {
   return `UNWIND $rows AS r
-CREATE (s:Symbol:${kind} {id: r.id, name: r.name, qualified_name: r.qualified_name, kind: r.kind,
-  path: r.path, line: r.line, end_line: r.end_line, signature: r.signature, doc: r.doc,
-  language: r.language, words: r.words})
+CREATE (s:Symbol:${kind} ${fromRow(SYMBOL_PROPS)})
 RETURN id(s) AS n`;
 }
 
@@ -46,36 +76,40 @@ function endpoint(file: boolean): string {
   return file ? "File" : "Symbol";
 }
 
-/** The properties an edge of this type carries, from its row `r`. */
-function edgeProps(type: EdgeType): string {
-  return type === "CALLS"
-    ? " {line: r.line, count: r.count, confidence: r.confidence, via: r.via}"
-    : type === "INSTANTIATES"
-    ? " {line: r.line, count: r.count, confidence: r.confidence}"
-    : type === "DEFINES"
-    ? ""
-    : type === "IMPORTS"
-    ? " {line: r.line, type_only: r.type_only}"
-    : " {line: r.line}";
+/** The properties each type of edge is written with (a row by id gives them in this order). */
+export const EDGE_PROPS: Readonly<Record<EdgeType, readonly string[]>> = {
+  CALLS: ["line", "count", "confidence", "via"],
+  INSTANTIATES: ["line", "count", "confidence"],
+  DEFINES: [],
+  IMPORTS: ["line", "type_only"],
+  EXTENDS: ["line"],
+  IMPLEMENTS: ["line"],
+};
+
+/** An edge's property map, each value read from the row by `value(name, position)`. */
+function edgeProps(type: EdgeType, value: (name: string, i: number) => string): string {
+  const props = EDGE_PROPS[type];
+  return props.length ? ` {${props.map((p, i) => `${p}: ${value(p, i)}`).join(", ")}}` : "";
 }
 
 export function createEdges(type: EdgeType, fromFile: boolean, toFile: boolean): string {
   return `UNWIND $rows AS r
 MATCH (a:${endpoint(fromFile)} {id: r.from})
 MATCH (b:${endpoint(toFile)} {id: r.to})
-CREATE (a)-[:${type}${edgeProps(type)}]->(b)`;
+CREATE (a)-[:${type}${edgeProps(type, (p) => `r.${p}`)}]->(b)`;
 }
 
 /**
- * Edges whose ends are given by internal node id (`r.from`, `r.to`: what CREATE_FILES and
- * createSymbols returned for this graph, which nothing has deleted from since). Each id is bound
- * by a WITH before its MATCH: only then does FalkorDB seek the node by id instead of scanning.
+ * Edges whose ends are given by internal node id: each row `[from, to, ...EDGE_PROPS[type]]`,
+ * the ids what CREATE_FILES and createSymbols returned for this graph, which nothing has deleted
+ * from since. Each id is bound by a WITH before its MATCH: only then does FalkorDB seek the node
+ * by id instead of scanning.
  */
 export function createEdgesById(type: EdgeType): string {
   return `UNWIND $rows AS r
-WITH r, r.from AS f MATCH (a) WHERE id(a) = f
-WITH a, r, r.to AS t MATCH (b) WHERE id(b) = t
-CREATE (a)-[:${type}${edgeProps(type)}]->(b)`;
+WITH r, r[0] AS f MATCH (a) WHERE id(a) = f
+WITH a, r, r[1] AS t MATCH (b) WHERE id(b) = t
+CREATE (a)-[:${type}${edgeProps(type, (_, i) => `r[${i + 2}]`)}]->(b)`;
 }
 
 export function deleteEdges(type: EdgeType, fromFile: boolean, toFile: boolean): string {

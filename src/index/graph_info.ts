@@ -7,7 +7,7 @@ import type { Db } from "../db/client.ts";
 import * as Q from "../db/cypher.ts";
 import * as R from "../db/queries.ts";
 import { SYMBOL_KINDS } from "../graph/facts.ts";
-import type { Edge } from "../graph/model.ts";
+import type { Edge, EdgeType } from "../graph/model.ts";
 import type { ProjectRef } from "../project/identity.ts";
 import { VERSION } from "../version.ts";
 import type { IndexSummary } from "./summary.ts";
@@ -51,12 +51,65 @@ export function edgeDigest(
   return `${digest}\t${[...touched].sort().join("\n")}`;
 }
 
-/** The edges each of these files owns, as JSON (only for files whose edges were written). */
+/** The edges each of these files owns, encoded (only for files whose edges were written). */
 export function edgeLists(
   res: Pick<Resolution, "edges">,
   paths: string[],
 ): Record<string, string> {
-  return Object.fromEntries(paths.map((p) => [p, JSON.stringify(res.edges.get(p) ?? [])]));
+  return Object.fromEntries(paths.map((p) => [p, encodeEdgeList(res.edges.get(p) ?? [])]));
+}
+
+const EDGE_TYPES: readonly EdgeType[] = [
+  "DEFINES",
+  "CALLS",
+  "INSTANTIATES",
+  "IMPORTS",
+  "EXTENDS",
+  "IMPLEMENTS",
+];
+const TYPE_CODE = new Map(EDGE_TYPES.map((t, i) => [t, i]));
+const FROM_FILE = 1, TO_FILE = 2, VIA_VALUE = 4, TYPE_ONLY = 8;
+
+/**
+ * A file's edge list as stored: JSON `{"ids": [...], "e": [[type, from, to, flags, line, count,
+ * confidence], ...]}`, each id once (an index into `ids`), the type a code, the flags bits
+ * (fromFile, toFile, via value, typeOnly), a missing property null and trailing ones left out:
+ * about a third of the edges' JSON, which a full run writes for every file.
+ */
+export function encodeEdgeList(edges: readonly Edge[]): string {
+  const ids: string[] = [];
+  const index = new Map<string, number>();
+  const at = (id: string) => {
+    let i = index.get(id);
+    if (i === undefined) index.set(id, i = ids.push(id) - 1);
+    return i;
+  };
+  const rows = edges.map((e) => {
+    const flags = (e.fromFile ? FROM_FILE : 0) | (e.toFile ? TO_FILE : 0) |
+      (e.via === "value" ? VIA_VALUE : 0) | (e.typeOnly ? TYPE_ONLY : 0);
+    const row: (number | null)[] = [TYPE_CODE.get(e.type)!, at(e.from), at(e.to), flags];
+    row.push(e.line ?? null, e.count ?? null, e.confidence ?? null);
+    while (row.length > 4 && row[row.length - 1] === null) row.pop();
+    return row;
+  });
+  return JSON.stringify({ ids, e: rows });
+}
+
+/** A stored edge list (encodeEdgeList's, or the plain JSON array of edges stored before it). */
+export function decodeEdgeList(raw: string): Edge[] {
+  const value = JSON.parse(raw) as Edge[] | { ids: string[]; e: (number | null)[][] };
+  if (Array.isArray(value)) return value;
+  return value.e.map(([type, from, to, flags, line, count, confidence]) => {
+    const e: Edge = { type: EDGE_TYPES[type!], from: value.ids[from!], to: value.ids[to!] };
+    if (flags! & FROM_FILE) e.fromFile = true;
+    if (flags! & TO_FILE) e.toFile = true;
+    if (line != null) e.line = line;
+    if (count != null) e.count = count;
+    if (confidence != null) e.confidence = confidence;
+    if (flags! & VIA_VALUE) e.via = "value";
+    if (flags! & TYPE_ONLY) e.typeOnly = true;
+    return e;
+  });
 }
 
 export function pick(record: Record<string, string>, keys: string[]): Record<string, string> {

@@ -20,7 +20,7 @@ import { languageByName } from "../lang/registry.ts";
 import { log } from "../log.ts";
 import type { ProjectRef } from "../project/identity.ts";
 import { affectedFiles } from "./affected.ts";
-import { edgeCache, edgeLists, pick } from "./graph_info.ts";
+import { decodeEdgeList, edgeCache, edgeLists, pick } from "./graph_info.ts";
 import type { IndexSummary, Progress } from "./summary.ts";
 import type { Manifests } from "./manifests.ts";
 import { analyzeParallel } from "./pool.ts";
@@ -261,7 +261,7 @@ export async function incremental(
   const oldLists = owners.length
     ? await db.command<(string | null)[]>(["HMGET", ref.keys.edgeLists, ...owners])
     : [];
-  const oldEdges = oldLists.flatMap((raw) => (raw ? JSON.parse(raw) as Edge[] : []));
+  const oldEdges = oldLists.flatMap((raw) => (raw ? decodeEdgeList(raw) : []));
 
   // What is stored beside the graph first: for a new branch, while the graph is still being
   // copied. Until the graph is written too, the pending marker makes an interrupted run's next

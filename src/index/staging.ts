@@ -21,7 +21,7 @@ import {
   SEGMENT_FILES,
   unpackSegment,
 } from "./facts_store.ts";
-import { edgeDigest } from "./graph_info.ts";
+import { edgeDigest, encodeEdgeList } from "./graph_info.ts";
 import { GraphWriter } from "./writer.ts";
 
 /** Files per batch of hashes and facts: one stored segment (facts_store.ts). */
@@ -332,7 +332,7 @@ export class EdgeCacheStream {
     const digest = edgeDigest(path, edges, this.pathOf);
     this.digests[path] = digest;
     // A slice waits while the one before is still being written (as EdgeStream's chunks do).
-    if (this.batches.add([[path, JSON.stringify(edges), digest]])) await this.batches.room(1);
+    if (this.batches.add([[path, encodeEdgeList(edges), digest]])) await this.batches.room(1);
   }
 
   /** Whether a file's caches were added. */

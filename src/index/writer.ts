@@ -17,7 +17,7 @@ export class GraphWriter {
 
   /** Creates file nodes; returns their internal ids, in the order given. */
   async files(files: FileNode[]): Promise<number[]> {
-    return await this.batched(Q.CREATE_FILES, files, NODE_BATCH);
+    return await this.batched(Q.CREATE_FILES, files.map((f) => row(f, Q.FILE_PROPS)), NODE_BATCH);
   }
 
   /** Creates definition nodes; returns their internal ids, in the order given. */
@@ -30,11 +30,8 @@ export class GraphWriter {
     });
     const ids = new Array<number>(symbols.length);
     for (const [kind, at] of byKind) {
-      const created = await this.batched(
-        Q.createSymbols(kind),
-        at.map((i) => symbols[i]),
-        NODE_BATCH,
-      );
+      const rows = at.map((i) => row(symbols[i], Q.SYMBOL_PROPS));
+      const created = await this.batched(Q.createSymbols(kind), rows, NODE_BATCH);
       at.forEach((i, k) => ids[i] = created[k]);
     }
     return ids;
@@ -57,7 +54,7 @@ export class GraphWriter {
     edges: Edge[],
     nodeId: (id: string, file: boolean) => number | undefined,
   ): Promise<void> {
-    const byType = new Map<EdgeType, Record<string, unknown>[]>();
+    const byType = new Map<EdgeType, unknown[][]>();
     const rest: Edge[] = [];
     for (const e of edges) {
       const from = nodeId(e.from, !!e.fromFile);
@@ -66,9 +63,8 @@ export class GraphWriter {
         rest.push(e);
         continue;
       }
-      const row = edgeRow(e);
-      row.from = from;
-      row.to = to;
+      const row: unknown[] = [from, to];
+      for (const p of Q.EDGE_PROPS[e.type]) row.push(propValue(e, p));
       const list = byType.get(e.type);
       if (list) list.push(row);
       else byType.set(e.type, [row]);
@@ -151,16 +147,32 @@ export class GraphWriter {
   }
 }
 
+/** A node's properties as a row of its create statement (a missing one null). */
+function row<T extends object>(node: T, props: readonly (keyof T)[]): unknown[] {
+  return props.map((p) => node[p] ?? null);
+}
+
 function edgeRow(e: Edge): Record<string, unknown> {
-  return {
-    from: e.from,
-    to: e.to,
-    line: e.line ?? 0,
-    count: e.count ?? 1,
-    confidence: e.confidence ?? 1,
-    via: e.via ?? null,
-    type_only: e.typeOnly ? true : null,
-  };
+  const row: Record<string, unknown> = { from: e.from, to: e.to };
+  for (const p of Q.EDGE_PROPS[e.type]) row[p] = propValue(e, p);
+  return row;
+}
+
+/** The value an edge is written with for one of its properties (cypher.ts EDGE_PROPS). */
+function propValue(e: Edge, prop: string): unknown {
+  switch (prop) {
+    case "line":
+      return e.line ?? 0;
+    case "count":
+      return e.count ?? 1;
+    case "confidence":
+      return e.confidence ?? 1;
+    case "via":
+      return e.via ?? null;
+    case "type_only":
+      return e.typeOnly ? true : null;
+  }
+  throw new Error(`no value for edge property ${prop}`);
 }
 
 function groupEdges(edges: Edge[]): Map<[EdgeType, boolean, boolean], Edge[]> {
