@@ -9,13 +9,7 @@
 
 import type { Db } from "../db/client.ts";
 import type { FileFacts } from "../graph/facts.ts";
-import {
-  type Edge,
-  type FileNode,
-  fileNode,
-  type SymbolNode,
-  symbolNodes,
-} from "../graph/model.ts";
+import { type FileNode, fileNode, type SymbolNode, symbolNodes } from "../graph/model.ts";
 import { languageByName } from "../lang/registry.ts";
 import { log } from "../log.ts";
 import type { ProjectRef } from "../project/identity.ts";
