@@ -264,7 +264,9 @@ function value(): unknown {
     case T_CONST:
       return payload === 0 ? false : payload === 1 ? true : null;
     case T_NEG:
-      return -payload - 1;
+      // Not `-payload - 1`: `-0` is a heap number, and so would be the -1 made from it (and every
+      // field it is stored in would then hold numbers boxed: `parent: -1` in every definition).
+      return -1 - payload;
     case T_NUM:
       return Number(table[payload]);
     default:

@@ -50,8 +50,31 @@ export function dottedModuleFiles(
   exts: string[],
   indexName?: string,
   separator: RegExp = /\./g,
+): readonly string[] {
+  if (!dotted) return NONE;
+  // Each module is imported by many files (and each import tries a dozen paths): its files are
+  // looked up once per repository's files (a RepoFiles never changes).
+  let known = moduleFiles.get(repo);
+  if (!known) moduleFiles.set(repo, known = new Map());
+  const key = `${dotted}\0${exts.join("\0")}\0${indexName ?? ""}\0${separator.source}`;
+  let files = known.get(key);
+  if (!files) {
+    files = lookUpModuleFiles(dotted, repo, exts, indexName, separator);
+    known.set(key, files.length ? Object.freeze(files) : NONE);
+  }
+  return files;
+}
+
+const NONE: readonly string[] = Object.freeze([]);
+const moduleFiles = new WeakMap<RepoFiles, Map<string, readonly string[]>>();
+
+function lookUpModuleFiles(
+  dotted: string,
+  repo: RepoFiles,
+  exts: string[],
+  indexName: string | undefined,
+  separator: RegExp,
 ): string[] {
-  if (!dotted) return [];
   const rel = dotted.replace(separator, "/");
   const candidates = exts.flatMap((ext) => [
     rel + ext,

@@ -1,7 +1,7 @@
 /** The resolver's shared vocabulary: confidences, what a call looks like, a file's scope. */
 import type { LanguageSpec } from "../../lang/spec.ts";
 import type { DefFact, FileFacts, TypeHint } from "../../graph/facts.ts";
-import type { Edge, SymbolNode } from "../../graph/model.ts";
+import type { Edge, RefNode, SymbolNode } from "../../graph/model.ts";
 
 export const CONF_SCOPE = 1;
 export const CONF_TYPED = 0.9;
@@ -47,7 +47,7 @@ export interface DefRef {
   file: FileFacts;
   index: number;
   def: DefFact;
-  node: SymbolNode;
+  node: RefNode;
 }
 
 export interface Binding {

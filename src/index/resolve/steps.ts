@@ -117,16 +117,28 @@ function ownEdges(r: Resolver, scope: FileScope): Edge[] {
  * remembered across files.
  */
 function firstOwner(): () => (e: Edge) => boolean {
-  const shared = new Set<string>();
+  const shared = new EdgeSet();
   return () => {
-    const own = new Set<string>();
+    const own = new EdgeSet();
     return (e) => {
       if (isFinal(e)) return true;
-      const seen = e.type === "DEFINES" || e.type === "INSTANTIATES" ? own : shared;
-      const key = `${e.type}\0${e.from}\0${e.to}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
+      return (e.type === "DEFINES" || e.type === "INSTANTIATES" ? own : shared).add(e);
     };
   };
+}
+
+/** Edges by (type, from, to), each part looked up in its own map (no key string built per edge). */
+class EdgeSet {
+  private readonly byType = new Map<string, Map<string, Set<string>>>();
+
+  /** Adds an edge; false when one of its type and ends was there. */
+  add(e: Edge): boolean {
+    let byFrom = this.byType.get(e.type);
+    if (!byFrom) this.byType.set(e.type, byFrom = new Map());
+    let to = byFrom.get(e.from);
+    if (!to) byFrom.set(e.from, to = new Set());
+    if (to.has(e.to)) return false;
+    to.add(e.to);
+    return true;
+  }
 }

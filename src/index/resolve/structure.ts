@@ -13,7 +13,7 @@
 import type { LanguageSpec, RepoFiles } from "../../lang/spec.ts";
 import type { CallFact, FileFacts } from "../../graph/facts.ts";
 import { TYPE_KINDS } from "../../graph/facts.ts";
-import { fileId, symbolNodes } from "../../graph/model.ts";
+import { fileId, refNodes } from "../../graph/model.ts";
 import type { DefRef } from "./model.ts";
 import { push, qualifiedModule, repoFiles } from "./refs.ts";
 
@@ -33,15 +33,18 @@ const piecesCache = new WeakMap<FileFacts, FilePieces>();
 export function piecesOf(f: FileFacts): FilePieces {
   const known = piecesCache.get(f);
   if (known) return known;
-  const nodes = symbolNodes(f);
+  const nodes = refNodes(f);
   const refs = f.defs.map((def, index) => ({ file: f, index, def, node: nodes[index] }));
   const children = new Map<number, Map<string, DefRef[]>>();
+  // Without modules, a file exports exactly its top-level children: one map serves both.
+  const modules = f.defs.some((d) => d.kind === "Module");
   const exports = new Map<string, DefRef[]>();
   for (const r of refs) {
     // Methods attached to a type from outside it (Go receivers, Rust impls, C++ out-of-line
     // members) are reached through their type, never as bare names.
     if (r.def.owner || r.def.expansion) continue;
     push(children, r.def.parent, r.def.name, r);
+    if (!modules) continue;
     const parentKind = r.def.parent >= 0 ? f.defs[r.def.parent].kind : undefined;
     if (parentKind === undefined || parentKind === "Module") {
       const list = exports.get(r.def.name);
@@ -49,7 +52,7 @@ export function piecesOf(f: FileFacts): FilePieces {
       else exports.set(r.def.name, [r]);
     }
   }
-  const pieces = { refs, children, exports };
+  const pieces = { refs, children, exports: modules ? exports : children.get(-1) ?? exports };
   piecesCache.set(f, pieces);
   return pieces;
 }

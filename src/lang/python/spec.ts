@@ -100,10 +100,17 @@ function relativeSource(source: string, fromPath: string): string {
 
 /** The repository's files without the same-suffix fallback (exact paths at source roots only). */
 function rootsOnly(repo: RepoFiles): RepoFiles {
-  return {
-    has: (p) => repo.has(p),
-    inDir: (d) => repo.inDir(d),
-    inPackage: (l, p) => repo.inPackage(l, p),
-    withSuffix: () => [],
-  };
+  let roots = rootsOf.get(repo);
+  if (!roots) {
+    roots = {
+      has: (p) => repo.has(p),
+      inDir: (d) => repo.inDir(d),
+      inPackage: (l, p) => repo.inPackage(l, p),
+      withSuffix: () => [],
+    };
+    rootsOf.set(repo, roots); // one per repository: what is looked up through it is kept
+  }
+  return roots;
 }
+
+const rootsOf = new WeakMap<RepoFiles, RepoFiles>();
