@@ -98,8 +98,8 @@ export class Structure {
   readonly packages = new Map<string, { names: Map<string, DefRef[]>; files: string[] }>();
   /** File node ids to paths (every file's). */
   readonly fileIds = new Map<string, string>();
-  /** How many files define each name (any definition: what affected.ts asks). */
-  readonly defNames = new Map<string, number>();
+  /** How many files define each name, once asked for (`defNames`), then kept current. */
+  #defNames?: Map<string, number>;
   repo: RepoFiles;
 
   private constructor(
@@ -113,7 +113,6 @@ export class Structure {
     for (const f of sorted) {
       this.files.set(f.path, f);
       this.fileIds.set(fileId(f.path), f.path);
-      this.countNames(f, 1);
       this.passing(f, true);
       for (const r of this.refsOf(f)) this.byId.set(r.node.id, r);
       this.entries(f, append);
@@ -127,6 +126,18 @@ export class Structure {
     manifests?: ReadonlyMap<string, string>,
   ): Structure {
     return new Structure(specOf, manifests, facts);
+  }
+
+  /**
+   * How many files define each name (any definition: what an incremental run asks of an edit's
+   * names): counted when first asked (a full run never asks), then kept by `patch`.
+   */
+  get defNames(): ReadonlyMap<string, number> {
+    if (!this.#defNames) {
+      this.#defNames = new Map();
+      for (const f of this.files.values()) this.countNames(f, 1);
+    }
+    return this.#defNames;
   }
 
   /** The file a node (a file's or a definition's) belongs to. */
@@ -191,6 +202,8 @@ export class Structure {
   }
 
   private countNames(f: FileFacts, by: 1 | -1): void {
+    const counts = this.#defNames;
+    if (!counts) return;
     const defs = f.defs;
     // A file's names each once: most files have few definitions, compared with those before it.
     const seen = defs.length > 32 ? new Set<string>() : undefined;
@@ -200,9 +213,9 @@ export class Structure {
         if (seen.has(name)) continue;
         seen.add(name);
       } else if (earlier(defs, i, name)) continue;
-      const n = (this.defNames.get(name) ?? 0) + by;
-      if (n > 0) this.defNames.set(name, n);
-      else this.defNames.delete(name);
+      const n = (counts.get(name) ?? 0) + by;
+      if (n > 0) counts.set(name, n);
+      else counts.delete(name);
     }
   }
 
