@@ -76,26 +76,94 @@ export function analyze(
   file: { path: string; hash: string; lines: number },
 ): FileFacts {
   const root = tree.rootNode;
-  const containers: Container[] = [];
-  const calls = new Map<
-    number,
-    {
-      node: Node;
-      name: Node;
-      /** The name's text, read once (a node's text is a call into the parser). */
-      text?: string;
-      receiver?: Node;
-      method?: boolean;
-      isNew: boolean;
-      delegate: boolean;
-      operator?: boolean;
-      range?: boolean;
+  // Each step its own function: V8 optimises the ones that run hot, each on its own, instead of
+  // compiling one long function whole in every parse worker.
+  const g = gather(spec, query, root);
+  const { containers, calls, imports, importNodes, pkg, defaultExport } = g;
+  const { parentOf, starts, defs } = definitions(spec, g);
+  const defIndexAt = locator(containers, parentOf, starts, g.decorators);
+  returnValues(spec, g.returned, defs, defIndexAt);
+  const scoped = scopedLambdas(spec, calls);
+  const callFacts = callFactsOf(spec, calls, scoped, defIndexAt);
+  const inherits = inheritsOf(spec, g.inheritNodes, containers, defs, defIndexAt);
+  // An import inside a function runs when the function does, not when its file loads.
+  imports.forEach((imp, i) => {
+    const at = defIndexAt(importNodes[i]);
+    if (at >= 0 && (defs[at].kind === "Function" || defs[at].kind === "Method")) {
+      imp.typeOnly = true;
     }
-  >();
+  });
+
+  const hints = typeHints(spec, g.hintNodes, defIndexAt);
+
+  return {
+    path: file.path,
+    language: spec.name,
+    hash: file.hash,
+    lines: file.lines,
+    module: spec.moduleName(file.path, pkg),
+    package: pkg,
+    ...(defaultExport ? { defaultExport } : {}),
+    defs,
+    calls: callFacts,
+    imports,
+    inherits,
+    hints,
+    parseErrors: root.hasError ? countErrors(root) : 0,
+    ...(root.hasError ? { errorLines: errorRegions(root) } : {}),
+  };
+}
+
+/** A call as the matches found it, before its facts are read off its nodes. */
+interface PendingCall {
+  node: Node;
+  name: Node;
+  /** The name's text, read once (a node's text is a call into the parser). */
+  text?: string;
+  receiver?: Node;
+  method?: boolean;
+  isNew: boolean;
+  delegate: boolean;
+  operator?: boolean;
+  range?: boolean;
+}
+
+/** What a file's query matches say, before any of it is ordered or read further. */
+interface Gathered {
+  containers: Container[];
+  calls: Map<number, PendingCall>;
+  imports: ImportFact[];
+  importNodes: Node[];
+  inheritNodes: { node: Node; relation: InheritFact["relation"]; hooked: boolean }[];
+  hintNodes: HintNode[];
+  pkg?: string;
+  defaultExport?: string;
+  skipped: Set<number>;
+  decorators: Node[];
+  returned: Node[];
+}
+
+interface HintNode {
+  at: Node;
+  variable: Node;
+  type?: Node;
+  value?: Node;
+}
+
+/** Where a node is: the index of the definition it is in (-1: the file's top level). */
+type Locate = (node: Node, onlyTypes?: boolean, inHead?: boolean) => number;
+
+/** Lambdas that run on a value, innermost first. */
+type Scoped = { start: number; end: number; lambda: ScopeLambda; value: string }[];
+
+/** The definitions, calls, imports, bases and hints the query's matches capture. */
+function gather(spec: LanguageSpec, query: Query, root: Node): Gathered {
+  const containers: Container[] = [];
+  const calls = new Map<number, PendingCall>();
   const imports: ImportFact[] = [];
   const importNodes: Node[] = [];
   const inheritNodes: { node: Node; relation: InheritFact["relation"]; hooked: boolean }[] = [];
-  const hintNodes: { at: Node; variable: Node; type?: Node; value?: Node }[] = [];
+  const hintNodes: HintNode[] = [];
   let pkg: string | undefined;
   let defaultExport: string | undefined;
   const seenDefs = new Set<number>();
@@ -208,6 +276,30 @@ export function analyze(
     }
   }
 
+  return {
+    containers,
+    calls,
+    imports,
+    importNodes,
+    inheritNodes,
+    hintNodes,
+    pkg,
+    defaultExport,
+    skipped,
+    decorators,
+    returned,
+  };
+}
+
+/**
+ * The definitions, in document order (containers ordered the same way, skipped and macro-made
+ * ones dropped), with each container's parent and start.
+ */
+function definitions(
+  spec: LanguageSpec,
+  g: Gathered,
+): { parentOf: number[]; starts: number[]; defs: DefFact[] } {
+  const { containers, skipped } = g;
   // Containers in document order, so a parent always precedes its children.
   if (skipped.size) {
     const kept = containers.filter((c) => !skipped.has(c.node.id));
@@ -294,7 +386,17 @@ export function analyze(
     });
   });
 
-  const defIndexAt = (node: Node, onlyTypes = false, inHead = true): number => {
+  return { parentOf, starts, defs };
+}
+
+/** Finds the definition a node is in (see Locate). */
+function locator(
+  containers: Container[],
+  parentOf: number[],
+  starts: number[],
+  decorators: Node[],
+): Locate {
+  return (node: Node, onlyTypes = false, inHead = true): number => {
     // A decorator runs where the definition it decorates is made: in the scope around a
     // definition whose head (before its body) holds it, e.g. a class's for its members' and
     // parameters' decorators.
@@ -327,7 +429,15 @@ export function analyze(
     }
     return -1;
   };
+}
 
+/** Records on each definition the name it returns, if any. */
+function returnValues(
+  spec: LanguageSpec,
+  returned: Node[],
+  defs: DefFact[],
+  defIndexAt: Locate,
+): void {
   // `return inner`: the name a definition returns (its first such return counts).
   for (let node of returned) {
     const at = defIndexAt(node);
@@ -343,9 +453,11 @@ export function analyze(
     const value = compactExpr(withoutBlock(node));
     if (at >= 0 && defs[at].returnsValue === undefined && value) defs[at].returnsValue = value;
   }
+}
 
+function scopedLambdas(spec: LanguageSpec, calls: Map<number, PendingCall>): Scoped {
   // Lambdas that run on a value (Kotlin `x.apply { }`, `x.let { }`), read off the matched calls.
-  const scoped: { start: number; end: number; lambda: ScopeLambda; value: string }[] = [];
+  const scoped: Scoped = [];
   if (spec.scopeLambda) {
     for (const call of calls.values()) {
       const text = call.text = call.name.text;
@@ -360,7 +472,16 @@ export function analyze(
     // Innermost first: a later start inside an earlier lambda is nested in it.
     scoped.sort((a, b) => b.start - a.start);
   }
+  return scoped;
+}
 
+/** The calls' facts, by line. */
+function callFactsOf(
+  spec: LanguageSpec,
+  calls: Map<number, PendingCall>,
+  scoped: Scoped,
+  defIndexAt: Locate,
+): CallFact[] {
   const callFacts: CallFact[] = [];
   for (const call of calls.values()) {
     if (call.range) {
@@ -427,7 +548,17 @@ export function analyze(
     });
   }
   callFacts.sort((a, b) => a.line - b.line);
+  return callFacts;
+}
 
+/** The bases and mixins each definition (or impl block) states. */
+function inheritsOf(
+  spec: LanguageSpec,
+  inheritNodes: Gathered["inheritNodes"],
+  containers: Container[],
+  defs: DefFact[],
+  defIndexAt: Locate,
+): InheritFact[] {
   const inherits: InheritFact[] = [];
   for (const { node, relation, hooked } of inheritNodes) {
     // `@hooked`: a mixin made inside a class-level hook method (spec.mixinHooks), which hands it
@@ -453,15 +584,11 @@ export function analyze(
       inherits.push({ from, name: node.text.trim(), relation, line: row(node) });
     }
   }
+  return inherits;
+}
 
-  // An import inside a function runs when the function does, not when its file loads.
-  imports.forEach((imp, i) => {
-    const at = defIndexAt(importNodes[i]);
-    if (at >= 0 && (defs[at].kind === "Function" || defs[at].kind === "Method")) {
-      imp.typeOnly = true;
-    }
-  });
-
+/** The variables' types (or the expressions they hold), where written. */
+function typeHints(spec: LanguageSpec, hintNodes: HintNode[], defIndexAt: Locate): TypeHint[] {
   const hints: TypeHint[] = [];
   // A statement a pattern already types (`x = Foo.new`) needs no hint on its value as well.
   const typedAt = new Set(hintNodes.filter((h) => h.type).map((h) => h.at.id));
@@ -495,23 +622,7 @@ export function analyze(
         : {}),
     });
   }
-
-  return {
-    path: file.path,
-    language: spec.name,
-    hash: file.hash,
-    lines: file.lines,
-    module: spec.moduleName(file.path, pkg),
-    package: pkg,
-    ...(defaultExport ? { defaultExport } : {}),
-    defs,
-    calls: callFacts,
-    imports,
-    inherits,
-    hints,
-    parseErrors: root.hasError ? countErrors(root) : 0,
-    ...(root.hasError ? { errorLines: errorRegions(root) } : {}),
-  };
+  return hints;
 }
 
 /**
