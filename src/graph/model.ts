@@ -167,26 +167,6 @@ const nodeCache = new WeakMap<FileFacts, SymbolNode[]>();
 /** What resolution reads of a definition's node. */
 export type RefNode = Pick<SymbolNode, "id" | "name" | "qualified_name" | "path" | "line">;
 
-/**
- * A file's definitions' nodes as resolution reads them, in `defs` order: its symbol nodes when
- * they were made, else nodes of only what resolution reads (a full run keeps every file's, and
- * has written the whole nodes by then: their signatures, docs and words need not be held).
- */
-export function refNodes(f: FileFacts): RefNode[] {
-  const made = nodeCache.get(f);
-  if (made) return made;
-  const keys = f.keys?.length === f.defs.length ? f.keys : symbolKeys(f);
-  // One `module.` for the file's names (each name then a pair of strings, the first shared).
-  const prefix = f.module ? `${f.module}.` : "";
-  return f.defs.map((d, i) => ({
-    id: keys[i].id,
-    name: d.name,
-    qualified_name: prefix + d.local,
-    path: f.path,
-    line: d.line,
-  }));
-}
-
 /** Symbol nodes of one file, in `defs` order; ids are stable while path, name and kind are. */
 export function symbolNodes(f: FileFacts): SymbolNode[] {
   let nodes = nodeCache.get(f);

@@ -23,6 +23,9 @@ import { Memo2, Memo3 } from "./memo.ts";
  * Names seen from a place: the structure of every file (owners, bases, nesting), imports and
  * re-exports, packages, and lookup by scope; members of types through their bases.
  */
+/** Files resolved between two emptyings of the memos across files (see `Scopes.forget`). */
+const MEMO_FILES = 2000;
+
 export abstract class Scopes {
   readonly scopes = new Map<string, FileScope>();
   /** The repository's structure (kept and patched by a long-lived process; see structure.ts). */
@@ -44,6 +47,8 @@ export abstract class Scopes {
   readonly byId: Map<string, DefRef>;
   readonly modulesByName: Map<string, DefRef[]>;
   readonly failures: string[] = [];
+  /** Files forgotten since the memos across files were last emptied (`forget`). */
+  private forgotten = 0;
   /** exported() answers by file, name and alias. */
   readonly exportCache = new Memo3<string, string, string, DefRef[]>();
   /** The parts of open types by family and qualified name. */
@@ -107,6 +112,16 @@ export abstract class Scopes {
     this.typeCache.delete(path);
     this.typeRefCache.delete(path);
     this.localCache.delete(path);
+    // What is memoised across files (exports, members and fields by type) is emptied every few
+    // thousand files, to be asked anew (the same answers): a full run's memos then hold what
+    // that many files asked, not what the whole repository did.
+    if (++this.forgotten >= MEMO_FILES) {
+      this.forgotten = 0;
+      this.exportCache.clear();
+      this.memberCache[0].clear();
+      this.memberCache[1].clear();
+      this.fieldCache.clear();
+    }
     const scope = this.scopes.get(path);
     if (!scope) return;
     // Its wildcard imports stay (read without asking for the bindings first; a few paths).

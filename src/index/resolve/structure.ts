@@ -11,11 +11,39 @@
  * parameters receive) is not here: the resolver derives it on every run (calls.ts, scopes.ts).
  */
 import type { LanguageSpec, RepoFiles } from "../../lang/spec.ts";
-import type { CallFact, FileFacts } from "../../graph/facts.ts";
+import type { CallFact, DefFact, FileFacts } from "../../graph/facts.ts";
 import { TYPE_KINDS } from "../../graph/facts.ts";
-import { fileId, refNodes } from "../../graph/model.ts";
+import { fileId, type RefNode, symbolKeys } from "../../graph/model.ts";
 import type { DefRef } from "./model.ts";
 import { push, qualifiedModule, repoFiles } from "./refs.ts";
+
+/**
+ * A definition as resolution reads it: its file, index and facts, and its node (itself: the id and
+ * qualified name it is written with, its name, path and line read off its facts), one object per
+ * definition. A full run's nodes are written before resolution: their signatures, docs and search
+ * words are not held here.
+ */
+class Ref implements DefRef, RefNode {
+  constructor(
+    readonly file: FileFacts,
+    readonly index: number,
+    readonly def: DefFact,
+    readonly id: string,
+    readonly qualified_name: string,
+  ) {}
+  get node(): RefNode {
+    return this;
+  }
+  get name(): string {
+    return this.def.name;
+  }
+  get path(): string {
+    return this.file.path;
+  }
+  get line(): number {
+    return this.def.line;
+  }
+}
 
 /** What a file's scope holds that depends on its facts alone (kept per facts object). */
 export interface FilePieces {
@@ -33,8 +61,13 @@ const piecesCache = new WeakMap<FileFacts, FilePieces>();
 export function piecesOf(f: FileFacts): FilePieces {
   const known = piecesCache.get(f);
   if (known) return known;
-  const nodes = refNodes(f);
-  const refs = f.defs.map((def, index) => ({ file: f, index, def, node: nodes[index] }));
+  const keys = f.keys?.length === f.defs.length ? f.keys : symbolKeys(f);
+  // One `module.` for the file's names (each qualified name then a pair of strings, the first
+  // shared).
+  const prefix = f.module ? `${f.module}.` : "";
+  const refs: DefRef[] = f.defs.map((def, index) =>
+    new Ref(f, index, def, keys[index].id, prefix + def.local)
+  );
   const children = new Map<number, Map<string, DefRef[]>>();
   // Without modules, a file exports exactly its top-level children: one map serves both.
   const modules = f.defs.some((d) => d.kind === "Module");
