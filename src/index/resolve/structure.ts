@@ -24,6 +24,8 @@ import { push, qualifiedModule, repoFiles } from "./refs.ts";
  * words are not held here.
  */
 class Ref implements DefRef, RefNode {
+  /** Itself (a field, not a getter: resolution reads `ref.node.id` at every step). */
+  readonly node: RefNode = this;
   constructor(
     readonly file: FileFacts,
     readonly index: number,
@@ -31,9 +33,6 @@ class Ref implements DefRef, RefNode {
     readonly id: string,
     readonly qualified_name: string,
   ) {}
-  get node(): RefNode {
-    return this;
-  }
   get name(): string {
     return this.def.name;
   }
