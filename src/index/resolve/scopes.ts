@@ -49,6 +49,8 @@ export abstract class Scopes {
   readonly failures: string[] = [];
   /** Files forgotten since the memos across files were last emptied (`forget`). */
   private forgotten = 0;
+  /** How many files are resolved between two emptyings of the memos across files. */
+  memoFiles = MEMO_FILES;
   /** exported() answers by file, name and alias. */
   readonly exportCache = new Memo3<string, string, string, DefRef[]>();
   /** The parts of open types by family and qualified name. */
@@ -115,7 +117,7 @@ export abstract class Scopes {
     // What is memoised across files (exports, members and fields by type) is emptied every few
     // thousand files, to be asked anew (the same answers): a full run's memos then hold what
     // that many files asked, not what the whole repository did.
-    if (++this.forgotten >= MEMO_FILES) {
+    if (++this.forgotten >= this.memoFiles) {
       this.forgotten = 0;
       this.exportCache.clear();
       this.memberCache[0].clear();
