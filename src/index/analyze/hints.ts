@@ -1,0 +1,65 @@
+/** The analyzer's type hints: what variables hold, where written. */
+import type { Node } from "web-tree-sitter";
+import type { LanguageSpec } from "../../lang/spec.ts";
+import type { TypeHint } from "../../graph/facts.ts";
+import { compactExpr, normalizeReceiver, valueType } from "./text.ts";
+import type { HintNode } from "./gather.ts";
+import { type Locate, withoutBlock } from "./defs.ts";
+
+/** The variables' types (or the expressions they hold), where written. */
+export function typeHints(
+  spec: LanguageSpec,
+  hintNodes: HintNode[],
+  defIndexAt: Locate,
+): TypeHint[] {
+  const hints: TypeHint[] = [];
+  // A statement a pattern already types (`x = Foo.new`) needs no hint on its value as well.
+  const typedAt = new Set(hintNodes.filter((h) => h.type).map((h) => h.at.id));
+  for (const h of hintNodes) {
+    if (!h.type && typedAt.has(h.at.id)) continue;
+    const variable = normalizeReceiver(h.variable.text);
+    if (!variable) continue;
+    const pointer = spec.pointers === true && h.type !== undefined &&
+      holdsPointer(h.at, h.variable, h.type);
+    // `var h = (Wrapper<T>)cache.GetOrAdd(...)`: a cast names the type, however long the value.
+    const castType = h.value?.type === "cast_expression" ? h.value.childForFieldName("type") : null;
+    let type = h.type
+      ? valueType(h.type.text, spec)
+      : castType
+      ? valueType(castType.text, spec)
+      : "";
+    // A pointer to `char` is a C string, as a parameter's type reads (declaratorMark).
+    if (pointer && type === "char") type = "char*";
+    const expr = !type && h.value ? compactExpr(withoutBlock(h.value)) : undefined;
+    if (!type && !expr) continue;
+    hints.push({
+      scope: defIndexAt(h.at),
+      variable,
+      type,
+      ...(expr ? { expr } : {}),
+      line: h.at.startPosition.row + 1,
+      ...(pointer ? { pointer: true } : {}),
+      ...(spec.pointers &&
+          h.at.namedChildren.some((n) => n?.type === "type_qualifier" && n.text === "const")
+        ? { constant: true }
+        : {}),
+    });
+  }
+  return hints;
+}
+
+/**
+ * A variable that holds a pointer to a value of its hinted type (C, C++): declared through a
+ * pointer declarator (`Foo* p`), or its type is a smart pointer's argument or a `new`
+ * expression's. Operators on it are the pointer's own, never the type's.
+ */
+function holdsPointer(at: Node, variable: Node, type: Node): boolean {
+  for (let n = variable.parent; n && n.id !== at.id; n = n.parent) {
+    if (n.type === "pointer_declarator") return true;
+    if (n.type === "init_declarator") break;
+  }
+  for (let n = type.parent; n && n.id !== at.id; n = n.parent) {
+    if (n.type === "template_argument_list" || n.type === "new_expression") return true;
+  }
+  return false;
+}
