@@ -26,6 +26,10 @@ import { EdgeCacheStream, EdgeStream, StagingStream } from "./staging.ts";
 import type { PreviousState } from "./state.ts";
 import { mayMention, releaseDecoded, writeChanged } from "./facts_store.ts";
 import { GraphWriter } from "./writer.ts";
+import { HeapGuard } from "./heap.ts";
+
+/** Files resolved between two looks at the heap (heap.ts). */
+const HEAP_CHECK_FILES = 250;
 
 export async function full(
   db: Db,
@@ -53,7 +57,11 @@ export async function full(
   // starts: a write goes on only while this thread yields, which resolution does rarely.
   const nodes = stream.nodesWritten();
   nodes.catch(() => {}); // awaited below
+  // What parsing left behind goes before the structure is built beside it (heap.ts).
+  const heap = new HeapGuard();
+  heap.boundary();
   const structure = Structure.build(facts, languageByName, manifests.texts);
+  heap.boundary();
   await nodes;
   // Edges are written while the next files are resolved (the database works on the
   // other core), after the nodes they join. Each file's edge caches are computed as it is
@@ -76,7 +84,7 @@ export async function full(
     staged[3],
     (id) => structure.pathOf(id),
   );
-  await resolveStreamed(structure, early, edgeCaches);
+  await resolveStreamed(structure, early, edgeCaches, heap);
   mark("resolve");
 
   progress({ phase: "write", done: 0, total: 3 });
@@ -124,8 +132,11 @@ async function resolveStreamed(
   structure: Structure,
   stream: EdgeStream,
   caches: EdgeCacheStream,
+  heap: HeapGuard,
 ): Promise<void> {
+  let resolved = 0;
   for (const { path, edges } of resolveFiles(structure)) {
+    if (++resolved % HEAP_CHECK_FILES === 0) heap.check();
     await caches.add(path, edges);
     // Its calls, imports, inheritance and hints, decoded to resolve it, are dropped again (as
     // read back from a segment; see staging.ts): another file rarely reads them.
