@@ -14,19 +14,10 @@ import { resolveAll, resolveFiles, Structure } from "../src/index/resolve/mod.ts
 import { readCandidates } from "../src/index/scan.ts";
 import { walkRepository } from "../src/index/walk.ts";
 import { languageByName } from "../src/lang/registry.ts";
+import { LANGUAGE_FIXTURES } from "./helpers/edits.ts";
 
 const FIXTURES = [
-  "python",
-  "typescript",
-  "go",
-  "java",
-  "javascript",
-  "rust",
-  "ruby",
-  "csharp",
-  "kotlin",
-  "c",
-  "cpp",
+  ...LANGUAGE_FIXTURES,
   "monorepo-ts",
   "monorepo-rust",
   "monorepo-java",

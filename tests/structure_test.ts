@@ -14,21 +14,9 @@ import { walkRepository } from "../src/index/walk.ts";
 import { type Resolution, resolveAll, resolveWith, Structure } from "../src/index/resolve/mod.ts";
 import type { DefRef } from "../src/index/resolve/model.ts";
 import { languageByName } from "../src/lang/registry.ts";
-import { copyFixture, prng, randomEdit } from "./helpers/edits.ts";
+import { copyFixture, LANGUAGE_FIXTURES, prng, randomEdit } from "./helpers/edits.ts";
 
-const LANGS = [
-  "python",
-  "typescript",
-  "go",
-  "java",
-  "javascript",
-  "rust",
-  "ruby",
-  "csharp",
-  "kotlin",
-  "c",
-  "cpp",
-];
+const LANGS = LANGUAGE_FIXTURES;
 
 async function factsOf(dir: string, previous?: Map<string, FileFacts>) {
   const walk = await walkRepository(dir);

@@ -41,11 +41,14 @@ export function edgeDigest(
 ): string {
   const keys = edges.map(edgeKey).sort();
   const touched = new Set<string>();
+  const touch = (id: string) => {
+    const p = pathOf(id);
+    if (p && p !== path) touched.add(p);
+  };
+  // (Both ends by name: no pair array per edge, on every file a full run resolves.)
   for (const e of edges) {
-    for (const id of [e.from, e.to]) {
-      const p = pathOf(id);
-      if (p && p !== path) touched.add(p);
-    }
+    touch(e.from);
+    touch(e.to);
   }
   const digest = createHash("sha1").update(keys.join("\n")).digest("hex");
   return `${digest}\t${[...touched].sort().join("\n")}`;

@@ -7,6 +7,21 @@ import { join } from "node:path";
 
 const FIXTURES = new URL("../../fixtures/", import.meta.url).pathname;
 
+/** The fixture of each language (fixtures/<name>), one per language spec family. */
+export const LANGUAGE_FIXTURES = [
+  "python",
+  "typescript",
+  "go",
+  "java",
+  "javascript",
+  "rust",
+  "ruby",
+  "csharp",
+  "kotlin",
+  "c",
+  "cpp",
+] as const;
+
 /** A small deterministic PRNG, so a failing sequence can be replayed from its seed. */
 export function prng(seed: number): () => number {
   let s = seed >>> 0;

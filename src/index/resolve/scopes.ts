@@ -19,13 +19,13 @@ import { lastDot, splitArgs } from "./text.ts";
 import { openKey, piecesOf, type Structure } from "./structure.ts";
 import { Memo2, Memo3 } from "./memo.ts";
 
+/** Files resolved between two emptyings of the memos across files (see `Scopes.forget`). */
+const MEMO_FILES = 2000;
+
 /**
  * Names seen from a place: the structure of every file (owners, bases, nesting), imports and
  * re-exports, packages, and lookup by scope; members of types through their bases.
  */
-/** Files resolved between two emptyings of the memos across files (see `Scopes.forget`). */
-const MEMO_FILES = 2000;
-
 export abstract class Scopes {
   readonly scopes = new Map<string, FileScope>();
   /** The repository's structure (kept and patched by a long-lived process; see structure.ts). */
