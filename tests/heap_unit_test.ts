@@ -1,6 +1,6 @@
 /**
  * HeapGuard (src/index/heap.ts): V8's full collection is obtained at run time, and asked for only
- * past the floor and after the heap grew by the factor since the last one.
+ * past the floor and after the heap grew by the factor (or by the most allowed) since the last one.
  */
 import assert from "node:assert/strict";
 import v8 from "node:v8";
@@ -41,5 +41,17 @@ Deno.test("heap guard: below the floor, or before the heap grew by the factor, n
   const held = Array.from({ length: 400_000 }, (_, i) => ({ i })); // live: the heap grows
   grows.check();
   assert.equal(grows.collections, 2, "a collection once the heap grew by the factor");
+  assert.equal(held.length, 400_000);
+});
+
+Deno.test("heap guard: a large heap is collected once it grew by the most allowed, before the factor", () => {
+  const guard = new HeapGuard(0, 100, 4 * 1024 * 1024);
+  guard.boundary();
+  assert.equal(guard.collections, 1);
+  guard.check();
+  assert.equal(guard.collections, 1, "not before it grew");
+  const held = Array.from({ length: 400_000 }, (_, i) => ({ i })); // about 10 MB live
+  guard.check();
+  assert.equal(guard.collections, 2, "grown by more than 4 MB, far below 100 times");
   assert.equal(held.length, 400_000);
 });

@@ -189,6 +189,14 @@ export class Packer {
 
 const ascii = new TextDecoder();
 
+/**
+ * `s` as a string of its own: V8 keeps a slice of a longer string as a view that holds the whole
+ * of it alive; a concatenation, once read, is copied into one new string.
+ */
+function ownString(s: string): string {
+  return (" " + s).slice(1);
+}
+
 function varint(n: number): string {
   let s = "";
   while (n >= 64) {
@@ -234,6 +242,10 @@ let text = "";
 let pos = 0;
 let table: string[] = [];
 let makers: ((v: () => unknown) => unknown)[] = [];
+/** Short arrays already read, per length, by their encoding (see `array`); null: none shared. */
+let shared: Map<string, unknown[]>[] | null = null;
+/** The longest array shared. */
+const SHARED_MAX = 4;
 
 function int(): number {
   let c = text.charCodeAt(pos++);
@@ -275,11 +287,29 @@ function value(): unknown {
 }
 
 /**
+ * The next `n` values as an array. While `shared` is set (a head being read, see
+ * `PackedReader.at`), a short array of strings and numbers is one frozen array per reader for
+ * every place that encodes it alike: the parameter counts, names and types of a file's definitions
+ * repeat across its segment, and each such array costs 50 to 70 bytes.
+ */
+function array(n: number): unknown[] {
+  if (!shared || n > SHARED_MAX) return items(n);
+  const start = pos;
+  const a = items(n);
+  for (let i = 0; i < n; i++) if (typeof a[i] === "object") return a;
+  const span = text.slice(start, pos);
+  const known = shared[n].get(span);
+  if (known) return known;
+  shared[n].set(span, Object.freeze(a) as unknown[]);
+  return a;
+}
+
+/**
  * An array of the next `n` values, of exactly that size: pushing onto an empty array reserves room
  * for 17 items, which for the many short arrays of facts (parameters, types) costs more memory
  * than their items. Literals evaluate in order.
  */
-function array(n: number): unknown[] {
+function items(n: number): unknown[] {
   switch (n) {
     case 0:
       return [];
@@ -305,13 +335,14 @@ function array(n: number): unknown[] {
 
 /** Reads the values of a `Packer.pack()` text by their offsets. */
 export class PackedReader {
+  /** The values' part only (the table's JSON, decoded, is not kept: see `tableText`). */
   private readonly text: string;
-  private readonly base: number;
   private readonly table: string[];
   private readonly makers: ((v: () => unknown) => unknown)[] = [];
   private readonly shapeKeys: string[][] = [];
-  private readonly tableStart: number;
-  private readonly tableEnd: number;
+  #tableText?: string;
+  /** The short arrays of heads read so far (see `array`). */
+  #shared?: Map<string, unknown[]>[];
 
   constructor(packed: string) {
     if (!packed.startsWith(MAGIC)) throw new Error("not a packed text");
@@ -321,11 +352,9 @@ export class PackedReader {
     if (!(nl > 0) || !Number.isInteger(tableLength) || tableEnd > packed.length) {
       throw new Error("corrupt packed text: its header");
     }
-    this.text = packed;
-    this.tableStart = nl + 1;
-    this.tableEnd = tableEnd;
     this.table = JSON.parse(packed.slice(nl + 1, tableEnd)) as string[];
     const saved = save();
+    let base: number;
     try {
       text = packed;
       pos = tableEnd;
@@ -336,20 +365,24 @@ export class PackedReader {
         this.shapeKeys.push(keys);
         this.makers.push(builder(keys));
       }
-      this.base = pos;
+      base = pos;
     } finally {
       restore(saved);
     }
+    // The table's JSON is most of a packed text (60% of a facts segment) and the decoded table
+    // holds every string of it: only the values are kept, as a string of their own.
+    this.text = ownString(packed.slice(base));
   }
 
   /** Length of the values' part (offsets are below it). */
   get length(): number {
-    return this.text.length - this.base;
+    return this.text.length;
   }
 
   /**
    * The value that starts at `offset`. With `into`, an object value's properties are set on
-   * `into` (in its key order), which is returned.
+   * `into` (in its key order), which is returned; its short arrays of strings and numbers are
+   * frozen, and shared with other heads of this reader that hold an equal one.
    */
   at(offset: number, into?: object): unknown {
     const saved = save();
@@ -357,8 +390,11 @@ export class PackedReader {
       text = this.text;
       table = this.table;
       makers = this.makers;
-      pos = this.base + offset;
+      pos = offset;
       let v: unknown;
+      shared = into
+        ? this.#shared ??= Array.from({ length: SHARED_MAX + 1 }, () => new Map())
+        : null;
       if (into) {
         const head = int();
         if ((head & 7) !== T_OBJ) throw new Error("corrupt packed text: not an object");
@@ -375,10 +411,10 @@ export class PackedReader {
 
   /**
    * The string table as stored (JSON): a text search that finds nothing there finds nothing in
-   * any string (for text JSON does not escape).
+   * any string (for text JSON does not escape). Written again when first asked for, and kept.
    */
   get tableText(): string {
-    return this.text.slice(this.tableStart, this.tableEnd);
+    return this.#tableText ??= JSON.stringify(this.table);
   }
 
   /** The table indexes of the strings `test` accepts. */
@@ -394,8 +430,8 @@ export class PackedReader {
     const saved = save();
     try {
       text = this.text;
-      pos = this.base + from;
-      const end = this.base + to;
+      pos = from;
+      const end = to;
       while (pos < end) {
         const v = int();
         if ((v & 7) === T_STR && ids.has(v < 0x80000000 ? v >>> 3 : Math.floor(v / 8))) return true;
@@ -407,10 +443,18 @@ export class PackedReader {
   }
 }
 
-function save(): [string, number, string[], ((v: () => unknown) => unknown)[]] {
-  return [text, pos, table, makers];
+type Saved = [
+  string,
+  number,
+  string[],
+  ((v: () => unknown) => unknown)[],
+  Map<string, unknown[]>[] | null,
+];
+
+function save(): Saved {
+  return [text, pos, table, makers, shared];
 }
 
-function restore(s: [string, number, string[], ((v: () => unknown) => unknown)[]]): void {
-  [text, pos, table, makers] = s;
+function restore(s: Saved): void {
+  [text, pos, table, makers, shared] = s;
 }

@@ -45,9 +45,14 @@ export class HeapGuard {
 
   /**
    * @param floor below this much heap in use, no collection is asked for
-   * @param growth a collection is asked for once the heap in use is this many times `live`
+   * @param growth a collection is asked for once the heap in use is this many times `live`...
+   * @param most ...or `live` and this much more, whichever comes first
    */
-  constructor(private readonly floor = 512 * MB, private readonly growth = 1.4) {}
+  constructor(
+    private readonly floor = 512 * MB,
+    private readonly growth = 1.4,
+    private readonly most = 320 * MB,
+  ) {}
 
   /** At a phase boundary: collects if the heap is past the floor. */
   boundary(): void {
@@ -57,7 +62,8 @@ export class HeapGuard {
   /** Along a phase: collects if the heap is past the floor and grew by `growth` since. */
   check(): void {
     const used = heapUsed();
-    if (used >= this.floor && used >= this.live * this.growth) this.collect();
+    if (used < this.floor) return;
+    if (used >= this.live * this.growth || used >= this.live + this.most) this.collect();
   }
 
   private collect(): void {
@@ -69,10 +75,13 @@ export class HeapGuard {
     this.collections++;
     this.live = heapUsed();
     const ms = Math.round(performance.now() - start);
+    const m = Deno.memoryUsage();
     log.debug(
       `heap: ${Math.round(before / MB)} MB in use, ${
         Math.round(this.live / MB)
-      } MB after a full collection (${ms} ms)`,
+      } MB after a full collection (${ms} ms); rss ${Math.round(m.rss / MB)} MB, external ${
+        Math.round(m.external / MB)
+      } MB`,
     );
   }
 }
