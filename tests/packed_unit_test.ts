@@ -57,4 +57,9 @@ Deno.test("packed: the table's text is the JSON of every string, written when as
     assert.ok(table.includes(s), s);
   }
   assert.equal(reader.tableText, reader.tableText);
+  const p = new Packer();
+  p.add(["alpha", "beta"]);
+  const text = p.pack();
+  assert.equal(new PackedReader(text, true).tableText, new PackedReader(text).tableText);
+  assert.equal(new PackedReader(text, true).tableText, JSON.stringify(["alpha", "beta"]));
 });

@@ -344,7 +344,11 @@ export class PackedReader {
   /** The short arrays of heads read so far (see `array`). */
   #shared?: Map<string, unknown[]>[];
 
-  constructor(packed: string) {
+  /**
+   * @param keepTable keep the table's JSON (a reader whose strings will be searched, see
+   *   `tableText`), else it is written again when first asked for
+   */
+  constructor(packed: string, keepTable = false) {
     if (!packed.startsWith(MAGIC)) throw new Error("not a packed text");
     const nl = packed.indexOf("\n", MAGIC.length);
     const tableLength = Number(packed.slice(MAGIC.length, nl));
@@ -372,6 +376,7 @@ export class PackedReader {
     // The table's JSON is most of a packed text (60% of a facts segment) and the decoded table
     // holds every string of it: only the values are kept, as a string of their own.
     this.text = ownString(packed.slice(base));
+    if (keepTable) this.#tableText = ownString(packed.slice(nl + 1, tableEnd));
   }
 
   /** Length of the values' part (offsets are below it). */
@@ -411,7 +416,8 @@ export class PackedReader {
 
   /**
    * The string table as stored (JSON): a text search that finds nothing there finds nothing in
-   * any string (for text JSON does not escape). Written again when first asked for, and kept.
+   * any string (for text JSON does not escape). Kept if asked for, else written again when first
+   * asked for, and kept from then on.
    */
   get tableText(): string {
     return this.#tableText ??= JSON.stringify(this.table);

@@ -227,14 +227,18 @@ export function packSegment(files: Iterable<FileFacts>): string {
 type Entry = [string, string, ...unknown[]];
 const OFFSETS = 2;
 
-/** A segment's index (its entries' paths and hashes), and a reader of its files' facts. */
+/**
+ * A segment's index (its entries' paths and hashes), and a reader of its files' facts; `searched`:
+ * its strings will be searched (see mayMention), its table's text is kept for that.
+ */
 function openSegment(
   text: string,
+  searched = false,
 ): { entries: Entry[]; file: (e: Entry) => FileFacts; current: boolean } {
   const nl = text.indexOf("\n");
   const [format, fingerprint, at] = text.slice(0, nl).split(" ");
   if (format !== FORMAT) throw new Error(`unknown facts format ${format}`);
-  const reader = new PackedReader(text.slice(nl + 1));
+  const reader = new PackedReader(text.slice(nl + 1), searched);
   const entries = reader.at(Number(at)) as Entry[];
   if (!Array.isArray(entries)) throw new Error("corrupt facts segment");
   const names = fingerprint === FINGERPRINT;
@@ -301,7 +305,8 @@ export async function loadFacts(
   // Newest first: a file's facts are those of the last segment with its current hash.
   segments.sort((a, b) => b[0] - a[0]);
   for (const [segment, text] of segments) {
-    const { entries, file, current } = openSegment(text);
+    // An incremental run searches the strings of every segment for the names an edit changed.
+    const { entries, file, current } = openSegment(text, true);
     if (!current) layout.stale = true;
     const live = new Set<string>();
     for (const e of entries) {
