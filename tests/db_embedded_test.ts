@@ -4,7 +4,6 @@
  * temporary CGRAPH_DATA_DIR and stops its server; the binaries come from the shared cache.
  */
 import assert from "node:assert/strict";
-import { Buffer } from "node:buffer";
 import { join } from "node:path";
 import { CgraphError } from "../src/errors.ts";
 import { ensureDbDetailed } from "../src/db/ensure.ts";
@@ -14,10 +13,6 @@ import { dockerEngine } from "../src/db/docker.ts";
 import { resolveBinaries } from "../src/db/binaries.ts";
 import { bundleDir } from "../src/db/download.ts";
 import { bundledBinaries, runCgraph, testDb, withDataDir } from "./helpers/db.ts";
-import { compactLog, logState, worthCompacting } from "../src/db/aof.ts";
-import type { Db } from "../src/db/client.ts";
-
-const ROOT = new URL("../", import.meta.url).pathname;
 
 const PID = /\(pid (\d+),/;
 
@@ -114,75 +109,6 @@ Deno.test("embedded: data persists across stop and start", async () => {
       await r.db.close();
     }
   });
-});
-
-Deno.test("embedded: an index run that grew the log by a quarter has it compacted; data is kept", async () => {
-  await withDataDir(async (dir) => {
-    const env = { CGRAPH_DB: "embedded", CGRAPH_DATA_DIR: dir };
-    const info = async (db: Db) => logState(String(await db.command(["INFO", "persistence"])));
-    let r = await ensureDbDetailed({ mode: "embedded", quiet: true, dataDir: dir });
-    try {
-      const conf = await Deno.readTextFile(embeddedPaths(dir).configFile);
-      assert.match(conf, /^auto-aof-rewrite-percentage 100$/m, "the server's own: at doubling");
-      // 20 MB logged: past the 16 MB floor, and far more than the log's last compaction.
-      // (Random text: a snapshot compresses a repeated one to nothing.)
-      const bytes = new Uint8Array(15 * 1024 * 1024);
-      for (let i = 0; i < bytes.length; i += 65536) {
-        crypto.getRandomValues(bytes.subarray(i, i + 65536));
-      }
-      await r.db.command(["SET", "big", Buffer.from(bytes).toString("base64")]);
-      const before = await info(r.db);
-      assert.ok(before.enabled && before.size > 20 * 1024 * 1024, JSON.stringify(before));
-      assert.equal(worthCompacting(before), true);
-    } finally {
-      await r.db.close();
-    }
-    const fixture = join(ROOT, "fixtures", "python");
-    const run = await runCgraph(["index", fixture, "--project", "aof", "--branch", "b"], env);
-    assert.equal(run.code, 0, run.stderr);
-    r = await ensureDbDetailed({ mode: "embedded", quiet: true, dataDir: dir });
-    try {
-      let after = await info(r.db);
-      for (let i = 0; i < 100 && after.busy; i++) {
-        await new Promise((res) => setTimeout(res, 100));
-        after = await info(r.db);
-      }
-      assert.ok(after.base >= 16 * 1024 * 1024, `compacted: its base is the data, ${after.base}`);
-      assert.equal(worthCompacting(after), false, "and not again until it grows");
-      assert.equal(await compactLog(r.db), false);
-    } finally {
-      await r.db.close();
-    }
-    assert.equal((await runCgraph(["db", "stop"], env)).code, 0);
-    const list = await runCgraph(["list"], env);
-    assert.equal(list.code, 0, list.stderr);
-    assert.match(
-      list.stdout,
-      /aof \| b \| \d+ files/,
-      "the graph is read back from the compacted log",
-    );
-  });
-});
-
-Deno.test("log compaction: asked for past 16 MB and a quarter's growth, never while one runs", () => {
-  const MB = 1024 * 1024;
-  const s = (size: number, base: number, busy = false, enabled = true) => ({
-    enabled,
-    busy,
-    size,
-    base,
-  });
-  assert.equal(worthCompacting(s(20 * MB, 0)), true);
-  assert.equal(worthCompacting(s(20 * MB, 16 * MB)), true, "25% over its base");
-  assert.equal(worthCompacting(s(19 * MB, 16 * MB)), false, "less than 25% over");
-  assert.equal(worthCompacting(s(15 * MB, 0)), false, "below 16 MB");
-  assert.equal(worthCompacting(s(20 * MB, 0, true)), false, "one is running");
-  assert.equal(worthCompacting(s(20 * MB, 0, false, false)), false, "no log");
-  const parsed = logState(
-    "# Persistence\r\naof_enabled:1\r\naof_rewrite_in_progress:0\r\naof_rewrite_scheduled:1\r\n" +
-      "aof_current_size:123\r\naof_base_size:45\r\n",
-  );
-  assert.deepEqual(parsed, { enabled: true, busy: true, size: 123, base: 45 });
 });
 
 async function writeState(dir: string, patch: Partial<InstanceState>): Promise<void> {

@@ -248,12 +248,10 @@ function configText(paths: EmbeddedPaths, bins: Binaries, port: number, password
     // The log is what persists (and what a start loads): snapshots beside it would fork the
     // server and write every graph again each minute an index writes, on the cores it needs.
     'save ""',
-    // A start replays the log: cgraph has it compacted after each index run that grew it by a
-    // quarter (src/db/aof.ts). The server's own compaction, which forks it and writes every graph
-    // again, waits for the log to double (Redis's default), not to run every few seconds of a
-    // large index.
-    "auto-aof-rewrite-percentage 100",
-    "auto-aof-rewrite-min-size 64mb",
+    // Replaying logged graph writes at start-up is far slower than loading a snapshot (a 150 MB
+    // log of index writes took over a minute): compact the log into the snapshot early.
+    "auto-aof-rewrite-percentage 25",
+    "auto-aof-rewrite-min-size 16mb",
     `requirepass ${q(password)}`,
     `loadmodule ${q(bins.module)}`,
     `proc-title-template "{title} {listen-addr} {server-mode} {config-file}"`,

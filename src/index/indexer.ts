@@ -19,7 +19,6 @@ import type { ProjectRef } from "../project/identity.ts";
 import { graphCounts, storedCounts, writeInfo } from "./graph_info.ts";
 import { keepWalk, updateWalk } from "./kept_walk.ts";
 import { withLock } from "./lock.ts";
-import { compactLog } from "../db/aof.ts";
 import { readManifests } from "./manifests.ts";
 import { runPostIndexSteps } from "./post_index.ts";
 import { full, incremental } from "./runs.ts";
@@ -83,7 +82,6 @@ export async function indexProject(
   });
   const evicted = await evictBeyondCap(db, ref.project, ref.branch, cap);
   if (evicted.length) summary.evicted = evicted;
-  await compactLog(db); // the embedded server's, once the run grew it (src/db/aof.ts)
   return summary;
 }
 
