@@ -77,137 +77,148 @@ export interface HintNode {
 
 /** The definitions, calls, imports, bases and hints the query's matches capture. */
 export function gather(spec: LanguageSpec, query: Query, root: Node): Gathered {
-  const containers: Container[] = [];
-  const calls = new Map<number, PendingCall>();
-  const imports: ImportFact[] = [];
-  const importNodes: Node[] = [];
-  const inheritNodes: { node: Node; relation: InheritFact["relation"]; hooked: boolean }[] = [];
-  const hintNodes: HintNode[] = [];
-  let pkg: string | undefined;
-  let defaultExport: string | undefined;
+  const g: Gathered = {
+    containers: [],
+    calls: new Map(),
+    imports: [],
+    importNodes: [],
+    inheritNodes: [],
+    hintNodes: [],
+    pkg: undefined,
+    defaultExport: undefined,
+    skipped: new Set(),
+    decorators: [],
+    returned: [],
+  };
   const seenDefs = new Set<number>();
-  const skipped = new Set<number>();
-  const decorators: Node[] = [];
-  const returned: Node[] = [];
-
   for (const match of query.matches(root)) {
     const byName = new Map<string, Node>();
     for (const c of match.captures) if (!byName.has(c.name)) byName.set(c.name, c.node);
-    for (const c of match.captures) {
-      if (c.name === "definition.skip") {
-        skipped.add(c.node.id);
-        continue;
-      }
-      if (c.name === "decorator") {
-        decorators.push(c.node);
-        continue;
-      }
-      if (c.name === "return.value") {
-        returned.push(c.node);
-        continue;
-      }
-      const kind = KIND_BY_CAPTURE[c.name];
-      // `@qualified`: a scoped name (`ns::Cart::add`) whose last name is the definition's and the
-      // scope just before it its owner.
-      const qualified = byName.get("qualified");
-      const scoped = qualified && kind ? splitScoped(qualified) : undefined;
-      const nameNode = scoped?.name ?? byName.get("name");
-      if (kind && nameNode) {
-        const node = wrapperOf(c.node, spec);
-        if (seenDefs.has(node.id)) {
-          // A second pattern marking the same definition class-level (`class << self` bodies).
-          if (byName.has("static")) {
-            const seen = containers.find((x) => x.node.id === node.id);
-            if (seen) seen.static = true;
-          }
-          continue;
-        }
-        seenDefs.add(node.id);
-        containers.push({
-          node,
-          nameNode,
-          name: cleanName(nameNode.text),
-          kind,
-          ...ownerOf(scoped?.scope ?? byName.get("owner")),
-          ...(c.name === "definition.macro" ? { macro: true } : {}),
-          ...(byName.has("static") ? { static: true } : {}),
-          ...(c.name === "definition.alias" ? { alias: true } : {}),
-          ...(c.name === "definition.expansion" ? { expansion: true } : {}),
-        });
-      } else if (c.name === "scope.impl" && nameNode) {
-        containers.push({
-          node: c.node,
-          nameNode,
-          name: typeName(nameNode.text),
-          kind: "impl",
-        });
-      } else if (
-        (c.name === "reference.call" || c.name === "reference.new" ||
-          c.name === "reference.super" || c.name === "reference.operator" ||
-          c.name === "reference.range") && nameNode
-      ) {
-        const prev = calls.get(c.node.id);
-        const receiver = byName.get("receiver") ?? byName.get("receiver.value");
-        // Several patterns may match one call; keep the most specific (the one with a receiver).
-        if (!prev || (!prev.receiver && receiver)) {
-          calls.set(c.node.id, {
-            node: c.node,
-            name: nameNode,
-            receiver,
-            method: byName.has("receiver.value") || undefined,
-            isNew: c.name === "reference.new" || c.name === "reference.super",
-            delegate: c.name === "reference.super",
-            ...(c.name === "reference.operator" ? { operator: true } : {}),
-            ...(c.name === "reference.range" ? { range: true } : {}),
-          });
-        }
-      } else if (c.name === "import") {
-        const source = byName.get("import.source");
-        if (!source) continue;
-        const name = byName.get("import.name");
-        const alias = byName.get("import.alias");
-        let imp: ImportFact = {
-          source: unquote(source.text),
-          name: name ? cleanName(name.text) : undefined,
-          alias: alias ? cleanName(alias.text) : undefined,
-          wildcard: byName.has("import.wildcard") || undefined,
-          line: c.node.startPosition.row + 1,
-        };
-        if (spec.normalizeImport) imp = spec.normalizeImport(imp);
-        if (typeOnlyImport(c.node, spec)) imp.typeOnly = true;
-        imports.push(imp);
-        importNodes.push(c.node);
-      } else if (c.name.startsWith("reference.")) {
-        const relation = c.name.slice("reference.".length);
-        if (relation === "extends" || relation === "implements" || relation === "inherits") {
-          inheritNodes.push({ node: c.node, relation, hooked: byName.has("hooked") });
-        }
-      } else if (c.name === "hint") {
-        const variable = byName.get("hint.var");
-        const type = byName.get("hint.type");
-        const value = byName.get("hint.value");
-        if (variable && (type || value)) hintNodes.push({ at: c.node, variable, type, value });
-      } else if (c.name === "package") {
-        pkg ??= c.node.text.trim();
-      } else if (c.name === "export.default") {
-        defaultExport ??= cleanName(c.node.text);
-      }
-    }
+    for (const c of match.captures) take(g, seenDefs, spec, c.name, c.node, byName);
   }
+  return g;
+}
 
-  return {
-    containers,
-    calls,
-    imports,
-    importNodes,
-    inheritNodes,
-    hintNodes,
-    pkg,
-    defaultExport,
-    skipped,
-    decorators,
-    returned,
+/**
+ * What one capture of a match says, added to `g`. (A function of its own: the match loop stays
+ * small, and each kind of capture is compiled when it is hot, not all of them into the loop.)
+ */
+function take(
+  g: Gathered,
+  seenDefs: Set<number>,
+  spec: LanguageSpec,
+  name: string,
+  node: Node,
+  byName: Map<string, Node>,
+): void {
+  if (name === "definition.skip") g.skipped.add(node.id);
+  else if (name === "decorator") g.decorators.push(node);
+  else if (name === "return.value") g.returned.push(node);
+  else if (name.startsWith("definition.") || name === "scope.impl") {
+    container(g, seenDefs, spec, name, node, byName);
+  } else if (
+    name === "reference.call" || name === "reference.new" || name === "reference.super" ||
+    name === "reference.operator" || name === "reference.range"
+  ) {
+    call(g, name, node, byName);
+  } else if (name === "import") importOf(g, spec, node, byName);
+  else if (name.startsWith("reference.")) {
+    const relation = name.slice("reference.".length);
+    if (relation === "extends" || relation === "implements" || relation === "inherits") {
+      g.inheritNodes.push({ node, relation, hooked: byName.has("hooked") });
+    }
+  } else if (name === "hint") {
+    const variable = byName.get("hint.var");
+    const type = byName.get("hint.type");
+    const value = byName.get("hint.value");
+    if (variable && (type || value)) g.hintNodes.push({ at: node, variable, type, value });
+  } else if (name === "package") g.pkg ??= node.text.trim();
+  else if (name === "export.default") g.defaultExport ??= cleanName(node.text);
+}
+
+/** A definition (`definition.*`) or an impl scope (`scope.impl`). */
+function container(
+  g: Gathered,
+  seenDefs: Set<number>,
+  spec: LanguageSpec,
+  name: string,
+  node: Node,
+  byName: Map<string, Node>,
+): void {
+  const kind = KIND_BY_CAPTURE[name];
+  // `@qualified`: a scoped name (`ns::Cart::add`) whose last name is the definition's and the
+  // scope just before it its owner.
+  const qualified = byName.get("qualified");
+  const scoped = qualified && kind ? splitScoped(qualified) : undefined;
+  const nameNode = scoped?.name ?? byName.get("name");
+  if (!nameNode) return;
+  if (!kind) {
+    if (name === "scope.impl") {
+      g.containers.push({ node, nameNode, name: typeName(nameNode.text), kind: "impl" });
+    }
+    return;
+  }
+  const at = wrapperOf(node, spec);
+  if (seenDefs.has(at.id)) {
+    // A second pattern marking the same definition class-level (`class << self` bodies).
+    if (byName.has("static")) {
+      const seen = g.containers.find((x) => x.node.id === at.id);
+      if (seen) seen.static = true;
+    }
+    return;
+  }
+  seenDefs.add(at.id);
+  const c: Container = { node: at, nameNode, name: cleanName(nameNode.text), kind };
+  const owner = scoped?.scope ?? byName.get("owner");
+  if (owner) {
+    c.owner = typeName(owner.text);
+    c.ownerWritten = qualifiedType(owner.text);
+  }
+  if (name === "definition.macro") c.macro = true;
+  if (byName.has("static")) c.static = true;
+  if (name === "definition.alias") c.alias = true;
+  if (name === "definition.expansion") c.expansion = true;
+  g.containers.push(c);
+}
+
+/** A call, a construction, a super call, an operator or a range. */
+function call(g: Gathered, name: string, node: Node, byName: Map<string, Node>): void {
+  const nameNode = byName.get("name");
+  if (!nameNode) return;
+  const prev = g.calls.get(node.id);
+  const receiver = byName.get("receiver") ?? byName.get("receiver.value");
+  // Several patterns may match one call; keep the most specific (the one with a receiver).
+  if (prev && (prev.receiver || !receiver)) return;
+  const pending: PendingCall = {
+    node,
+    name: nameNode,
+    receiver,
+    method: byName.has("receiver.value") || undefined,
+    isNew: name === "reference.new" || name === "reference.super",
+    delegate: name === "reference.super",
   };
+  if (name === "reference.operator") pending.operator = true;
+  if (name === "reference.range") pending.range = true;
+  g.calls.set(node.id, pending);
+}
+
+/** An import. */
+function importOf(g: Gathered, spec: LanguageSpec, node: Node, byName: Map<string, Node>): void {
+  const source = byName.get("import.source");
+  if (!source) return;
+  const name = byName.get("import.name");
+  const alias = byName.get("import.alias");
+  let imp: ImportFact = {
+    source: unquote(source.text),
+    name: name ? cleanName(name.text) : undefined,
+    alias: alias ? cleanName(alias.text) : undefined,
+    wildcard: byName.has("import.wildcard") || undefined,
+    line: node.startPosition.row + 1,
+  };
+  if (spec.normalizeImport) imp = spec.normalizeImport(imp);
+  if (typeOnlyImport(node, spec)) imp.typeOnly = true;
+  g.imports.push(imp);
+  g.importNodes.push(node);
 }
 
 /** The last name of a scoped name node and the scope just before it. */
@@ -222,8 +233,4 @@ function splitScoped(node: Node): { name: Node; scope?: Node } {
   }
   // A template's name (`Box<T>::put<int>` -> `put`).
   return { name: at.childForFieldName("name") ?? at, scope };
-}
-
-function ownerOf(owner: Node | undefined): { owner?: string; ownerWritten?: string } {
-  return owner ? { owner: typeName(owner.text), ownerWritten: qualifiedType(owner.text) } : {};
 }

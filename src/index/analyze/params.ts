@@ -10,76 +10,113 @@ export function paramsOf(
 ): { range: [number, number]; types: string[]; names: string[]; receiver?: string } | undefined {
   const list = parameterList(node, 0);
   if (!list) return undefined;
-  let required = 0;
-  let max = 0;
-  let first = true;
-  const types: string[] = [];
-  const names: string[] = [];
+  const s: ParamState = {
+    required: 0,
+    max: 0,
+    first: true,
+    types: [],
+    names: [],
+    variadicNext: false,
+    afterEquals: false,
+    lastRequired: false,
+    receiver: undefined,
+  };
   // Every child in order: a value after an anonymous `=` is the previous parameter's default
   // (Kotlin), an anonymous `params` marks the next one variadic (C#).
-  let variadicNext = false;
-  let afterEquals = false;
-  let lastOptional: (() => void) | undefined;
-  let receiver: string | undefined;
   for (const p of list.children) {
     if (!p) continue;
     if (!p.isNamed) {
-      if (p.type === "=") afterEquals = true;
-      else if (p.type === "params") variadicNext = true;
+      if (p.type === "=") s.afterEquals = true;
+      else if (p.type === "params") s.variadicNext = true;
       continue;
     }
-    if (afterEquals) {
-      afterEquals = false;
-      lastOptional?.();
-      lastOptional = undefined;
+    if (s.afterEquals) {
+      s.afterEquals = false;
+      if (s.lastRequired) s.required--;
+      s.lastRequired = false;
       continue;
     }
-    if (/comment|keyword_separator|positional_separator|attribute/.test(p.type)) continue;
-    // Kotlin `vararg x: T`: the modifiers are the parameter's preceding sibling.
-    if (p.type === "parameter_modifiers") {
-      if (/\bvararg\b/.test(p.text)) variadicNext = true;
-      continue;
-    }
-    const text = p.text;
-    const nameNode = p.childForFieldName("name") ?? p.childForFieldName("pattern") ??
-      declaratorName(p.childForFieldName("declarator"));
-    if (first) {
-      first = false;
-      // C# `static M(this Foo x, ...)`: an extension method of Foo.
-      const mods = p.namedChildren.filter((c) => c?.type === "modifier").map((c) => c!.text);
-      const type = p.childForFieldName("type");
-      if (mods.includes("this") && type) receiver = valueType(type.text, spec) || undefined;
-      // Rust `&mut self`, `&'a self`, `mut self`: the receiver too.
-      const selfName = nameNode
-        ? nameNode.text
-        : text.replace(/^&\s*('\w+\s+)?/, "").replace(/^mut\s+/, "").split(/[:\s]/)[0];
-      if (spec.selfNames.includes(selfName) && !/^this\s/.test(text)) continue; // bound by the receiver
-    }
-    const name = nameNode?.text ?? text.match(/^[*&.\s]*([A-Za-z_$][\w$]*)/)?.[1];
-    if (name && /^[A-Za-z_$][\w$]*$/.test(name)) names.push(name);
-    const modifiers = p.namedChildren.find((c) => c?.type === "parameter_modifiers")?.text ?? "";
-    if (
-      variadicNext || /\bvararg\b/.test(modifiers) ||
-      /splat|spread|variadic|rest_pattern|dictionary/.test(p.type) || /^\*|\.\.\./.test(text)
-    ) {
-      variadicNext = false;
-      max = -1;
-      // Its element type, marked `...` (`params object[] a`, `vararg a: T`, `T... a`).
-      const elem = declaredType(p);
-      types.push(elem ? `${paramType(elem.text, spec).replace(/\[\]$/, "")}...` : "");
-      continue;
-    }
-    const declared = declaredType(p);
-    types.push(declared ? paramType(declared.text, spec) + declaratorMark(p, declared) : "");
-    if (max >= 0) max++;
-    const optional = /default|optional/.test(p.type) || p.childForFieldName("value") !== null ||
-      p.childForFieldName("default_value") !== null || /\?\s*:/.test(text) || /=/.test(text);
-    if (!optional) {
-      required++;
-      lastOptional = () => required--;
-    } else lastOptional = undefined;
+    param(s, p, spec);
   }
-  return { range: [required, max], types, names, ...(receiver ? { receiver } : {}) };
+  const range: [number, number] = [s.required, s.max];
+  return { range, types: s.types, names: s.names, ...(s.receiver ? { receiver: s.receiver } : {}) };
+}
+
+/** What paramsOf has read of a parameter list so far. */
+interface ParamState {
+  required: number;
+  max: number;
+  first: boolean;
+  types: string[];
+  names: string[];
+  variadicNext: boolean;
+  afterEquals: boolean;
+  /** The last parameter was counted required: a default value read after it makes it optional. */
+  lastRequired: boolean;
+  receiver: string | undefined;
+}
+
+/**
+ * One named child of a parameter list. (A function of its own: compiled apart from the list's
+ * loop, each smaller.)
+ */
+function param(s: ParamState, p: Node, spec: LanguageSpec): void {
+  if (/comment|keyword_separator|positional_separator|attribute/.test(p.type)) return;
+  // Kotlin `vararg x: T`: the modifiers are the parameter's preceding sibling.
+  if (p.type === "parameter_modifiers") {
+    if (/\bvararg\b/.test(p.text)) s.variadicNext = true;
+    return;
+  }
+  const text = p.text;
+  const nameNode = p.childForFieldName("name") ?? p.childForFieldName("pattern") ??
+    declaratorName(p.childForFieldName("declarator"));
+  if (s.first) {
+    s.first = false;
+    if (boundByReceiver(s, p, nameNode, text, spec)) return;
+  }
+  const name = nameNode?.text ?? text.match(/^[*&.\s]*([A-Za-z_$][\w$]*)/)?.[1];
+  if (name && /^[A-Za-z_$][\w$]*$/.test(name)) s.names.push(name);
+  const modifiers = p.namedChildren.find((c) => c?.type === "parameter_modifiers")?.text ?? "";
+  if (
+    s.variadicNext || /\bvararg\b/.test(modifiers) ||
+    /splat|spread|variadic|rest_pattern|dictionary/.test(p.type) || /^\*|\.\.\./.test(text)
+  ) {
+    s.variadicNext = false;
+    s.max = -1;
+    // Its element type, marked `...` (`params object[] a`, `vararg a: T`, `T... a`).
+    const elem = declaredType(p);
+    s.types.push(elem ? `${paramType(elem.text, spec).replace(/\[\]$/, "")}...` : "");
+    return;
+  }
+  const declared = declaredType(p);
+  s.types.push(declared ? paramType(declared.text, spec) + declaratorMark(p, declared) : "");
+  if (s.max >= 0) s.max++;
+  const optional = /default|optional/.test(p.type) || p.childForFieldName("value") !== null ||
+    p.childForFieldName("default_value") !== null || /\?\s*:/.test(text) || /=/.test(text);
+  if (!optional) s.required++;
+  s.lastRequired = !optional;
+}
+
+/**
+ * The first parameter: a C# extension method's `this Foo x` names its receiver (and is a
+ * parameter); a receiver named like `self` (Rust `&mut self`) is bound by the call's receiver, not
+ * passed: true.
+ */
+function boundByReceiver(
+  s: ParamState,
+  p: Node,
+  nameNode: Node | null,
+  text: string,
+  spec: LanguageSpec,
+): boolean {
+  const mods = p.namedChildren.filter((c) => c?.type === "modifier").map((c) => c!.text);
+  const type = p.childForFieldName("type");
+  if (mods.includes("this") && type) s.receiver = valueType(type.text, spec) || undefined;
+  // Rust `&mut self`, `&'a self`, `mut self`: the receiver too.
+  const selfName = nameNode
+    ? nameNode.text
+    : text.replace(/^&\s*('\w+\s+)?/, "").replace(/^mut\s+/, "").split(/[:\s]/)[0];
+  return spec.selfNames.includes(selfName) && !/^this\s/.test(text);
 }
 
 /** A parameter's declared type node, if written. */
