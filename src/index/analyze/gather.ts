@@ -90,38 +90,40 @@ export function gather(spec: LanguageSpec, query: Query, root: Node): Gathered {
     decorators: [],
     returned: [],
   };
-  const seenDefs = new Set<number>();
+  const file: FileReading = { g, spec, seenDefs: new Set() };
   for (const match of query.matches(root)) {
     const byName = new Map<string, Node>();
     for (const c of match.captures) if (!byName.has(c.name)) byName.set(c.name, c.node);
-    for (const c of match.captures) take(g, seenDefs, spec, c.name, c.node, byName);
+    for (const c of match.captures) take(file, c.name, c.node, byName);
   }
   return g;
+}
+
+/** What gather keeps while it reads one file's matches. */
+interface FileReading {
+  g: Gathered;
+  spec: LanguageSpec;
+  /** The nodes of the definitions taken so far. */
+  seenDefs: Set<number>;
 }
 
 /**
  * What one capture of a match says, added to `g`. (A function of its own: the match loop stays
  * small, and each kind of capture is compiled when it is hot, not all of them into the loop.)
  */
-function take(
-  g: Gathered,
-  seenDefs: Set<number>,
-  spec: LanguageSpec,
-  name: string,
-  node: Node,
-  byName: Map<string, Node>,
-): void {
+function take(file: FileReading, name: string, node: Node, byName: Map<string, Node>): void {
+  const g = file.g;
   if (name === "definition.skip") g.skipped.add(node.id);
   else if (name === "decorator") g.decorators.push(node);
   else if (name === "return.value") g.returned.push(node);
   else if (name.startsWith("definition.") || name === "scope.impl") {
-    container(g, seenDefs, spec, name, node, byName);
+    container(file, name, node, byName);
   } else if (
     name === "reference.call" || name === "reference.new" || name === "reference.super" ||
     name === "reference.operator" || name === "reference.range"
   ) {
     call(g, name, node, byName);
-  } else if (name === "import") importOf(g, spec, node, byName);
+  } else if (name === "import") importOf(g, file.spec, node, byName);
   else if (name.startsWith("reference.")) {
     const relation = name.slice("reference.".length);
     if (relation === "extends" || relation === "implements" || relation === "inherits") {
@@ -138,13 +140,12 @@ function take(
 
 /** A definition (`definition.*`) or an impl scope (`scope.impl`). */
 function container(
-  g: Gathered,
-  seenDefs: Set<number>,
-  spec: LanguageSpec,
+  file: FileReading,
   name: string,
   node: Node,
   byName: Map<string, Node>,
 ): void {
+  const { g, spec, seenDefs } = file;
   const kind = KIND_BY_CAPTURE[name];
   // `@qualified`: a scoped name (`ns::Cart::add`) whose last name is the definition's and the
   // scope just before it its owner.
