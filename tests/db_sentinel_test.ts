@@ -231,12 +231,14 @@ Deno.test(
         // The killed server comes back as a replica of the promoted one, then is promoted back.
         const first = s.primary;
         await first.restart(["--replicaof", "127.0.0.1", String(s.replica.port)]);
+        // (A full sync: the primary waits 5 s for more replicas before it sends its data, and a
+        // loaded machine adds to that; 15 s was once too little in a full run.)
         const linked = await poll(
           async () =>
             /master_link_status:up/.test(
               await rawCommand(first.port, ["INFO", "replication"]).catch(() => ""),
             ) || undefined,
-          15_000,
+          45_000,
           100,
         );
         assert(linked, "the restarted server did not link to the new primary");
