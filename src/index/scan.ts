@@ -3,6 +3,7 @@ import type { FileFacts } from "../graph/facts.ts";
 import { extractFacts, sha256 } from "./extract.ts";
 import { refineLanguage } from "../lang/registry.ts";
 import { type Candidate, type FileStat, fileStatOf, maxFileBytes, type Skipped } from "./walk.ts";
+import { nextTurn } from "./turn.ts";
 
 export interface ReadFile {
   candidate: Candidate;
@@ -61,7 +62,7 @@ export async function readCandidates(
   // one before the read (taken earlier: a file changed since is hashed as it is, and its stat seen
   // as changed next time).
   for (let k = 0; k < toRead.length; k++) {
-    if (k % 256 === 255) await new Promise((r) => setTimeout(r, 0));
+    if (k % 256 === 255) await nextTurn();
     const i = toRead[k];
     const r = readOne(candidates[i], limit);
     if ("hash" in r && stored?.(r.candidate.path) === r.hash) r.bytes = NOT_READ;

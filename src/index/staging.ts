@@ -23,6 +23,7 @@ import {
 } from "./facts_store.ts";
 import { edgeDigest, encodeEdgeList } from "./graph_info.ts";
 import { GraphWriter } from "./writer.ts";
+import { nextTurn } from "./turn.ts";
 
 /** Files per batch of hashes and facts: one stored segment (facts_store.ts). */
 const BATCH = SEGMENT_FILES;
@@ -266,7 +267,7 @@ export class EdgeStream {
     this.flush();
     // The write's requests go out, and replies come in, only while this thread yields.
     if (this.inFlight.size > IN_FLIGHT) await Promise.race(this.inFlight);
-    else await new Promise((r) => setTimeout(r, 0));
+    else await nextTurn();
   }
 
   /** Writes what is queued and waits for every write; rethrows the first failure. */
