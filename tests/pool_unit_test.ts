@@ -3,6 +3,7 @@ import {
   analyzeParallel,
   assignLanguages,
   LanguageQueues,
+  languageWeights,
   liveWorkers,
   prestartWorkers,
   releaseWorkers,
@@ -161,4 +162,29 @@ Deno.test("languages are loaded ahead once where one worker's share of files hol
   assert.ok(!mostlyJs.some((s) => s.has("typescript") && s.has("json")), "spread by load");
   // One worker: everything in it.
   assert.deepEqual([...assignLanguages(four, 1)[0]].sort(), ["go", "java", "python", "typescript"]);
+});
+
+Deno.test("languages are weighed by their files' bytes, a file of unknown size at a nominal 4 KB", () => {
+  const file = (name: string, size?: number) => ({
+    language: { name },
+    ...(size === undefined ? {} : { stat: { size } }),
+  });
+  const weights = languageWeights([
+    file("go", 1000),
+    file("go", 3000),
+    file("java", 10_000),
+    file("python"),
+  ]);
+  assert.deepEqual(Object.fromEntries(weights), { go: 4000, java: 10_000, python: 4096 });
+  // The generated repository's 1,000 files: by bytes, TypeScript (the costliest query) and Go
+  // go together, Java and Python together (by file count it was Python with TypeScript).
+  const split = assignLanguages(
+    new Map([["java", 402_933], ["python", 349_407], ["go", 238_304], ["typescript", 405_957]]),
+    2,
+  );
+  const together = (a: string, b: string) => split.some((s) => s.has(a) && s.has(b));
+  assert.ok(
+    together("typescript", "go") && together("java", "python"),
+    JSON.stringify(split.map((s) => [...s])),
+  );
 });

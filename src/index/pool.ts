@@ -77,8 +77,8 @@ export function workersAhead(files: number): number {
 
 /**
  * Has the started workers load the grammars and queries of the languages a run will parse, from
- * the file count of each (see `assignLanguages`; a worker keeps to what it loaded, see
- * `LanguageQueues`).
+ * the weight of each (its files' bytes, see `languageWeights` and `assignLanguages`; a worker
+ * keeps to what it loaded, see `LanguageQueues`).
  */
 export function warmLanguages(counts: Map<string, number>): void {
   if (!started.length) return;
@@ -92,9 +92,9 @@ export function warmLanguages(counts: Map<string, number>): void {
 }
 
 /**
- * Which languages each of `workers` workers loads ahead: a language with more files than one
- * worker's share in every worker, the others each in the worker with the fewest files so far, most
- * files first. A query compiles in each worker that loads it (10-500 ms), so a language loaded
+ * Which languages each of `workers` workers loads ahead, from each language's weight (its files'
+ * bytes, or any measure of the parsing it needs): a language weighing more than one worker's share
+ * in every worker, the others each in the worker with the least so far, heaviest first. A query compiles in each worker that loads it (10-500 ms), so a language loaded
  * once costs that once; a worker that runs out of files later takes up a language that still has
  * enough left (`LanguageQueues`).
  */
@@ -131,14 +131,32 @@ export function workersStarted(): number {
  * (a census that finishes late must not start workers nobody takes).
  */
 export function prepareWorkers(
-  files: { language: { name: string } }[],
+  files: { language: { name: string }; stat?: { size: number } }[],
   since = runsTaken,
 ): void {
   if (since !== runsTaken) return;
   prestartWorkers(workersAhead(files.length));
-  const counts = new Map<string, number>();
-  for (const f of files) counts.set(f.language.name, (counts.get(f.language.name) ?? 0) + 1);
-  warmLanguages(counts);
+  warmLanguages(languageWeights(files));
+}
+
+/** A file whose size the walk did not see weighs this much (bytes). */
+const NOMINAL_SIZE = 4096;
+
+/**
+ * Each language's share of the parsing ahead: its files' bytes. Parse time follows bytes, not
+ * files (over 1,000 generated files: 0.54 to 0.66 ms per KB in Java, Python, Go and TypeScript,
+ * whose files differ in size by 1.7 times); split by file count, one worker got 30% more to parse
+ * than the other and the first to run out compiled the other's TypeScript query again.
+ */
+export function languageWeights(
+  files: { language: { name: string }; stat?: { size: number } }[],
+): Map<string, number> {
+  const weights = new Map<string, number>();
+  for (const f of files) {
+    const size = f.stat?.size || NOMINAL_SIZE;
+    weights.set(f.language.name, (weights.get(f.language.name) ?? 0) + size);
+  }
+  return weights;
 }
 
 /** How many runs have taken started workers (see prepareWorkers). */
