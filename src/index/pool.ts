@@ -80,9 +80,9 @@ export function workersAhead(files: number): number {
  * the weight of each (its files' bytes, see `languageWeights` and `assignLanguages`; a worker
  * keeps to what it loaded, see `LanguageQueues`).
  */
-export function warmLanguages(counts: Map<string, number>): void {
+export function warmLanguages(weights: Map<string, number>): void {
   if (!started.length) return;
-  assignLanguages(counts, started.length).forEach((languages, w) => {
+  assignLanguages(weights, started.length).forEach((languages, w) => {
     for (const language of languages) started[w].languages.add(language);
   });
   for (const t of started) {
@@ -94,28 +94,29 @@ export function warmLanguages(counts: Map<string, number>): void {
 /**
  * Which languages each of `workers` workers loads ahead, from each language's weight (its files'
  * bytes, or any measure of the parsing it needs): a language weighing more than one worker's share
- * in every worker, the others each in the worker with the least so far, heaviest first. A query compiles in each worker that loads it (10-500 ms), so a language loaded
- * once costs that once; a worker that runs out of files later takes up a language that still has
- * enough left (`LanguageQueues`).
+ * in every worker, the others each in the worker with the least so far, heaviest first. A query
+ * compiles in each worker that loads it (10-500 ms), so a language loaded once costs that once; a
+ * worker that runs out of files later takes up a language that still has enough files left
+ * (`LanguageQueues`).
  */
-export function assignLanguages(counts: Map<string, number>, workers: number): Set<string>[] {
+export function assignLanguages(weights: Map<string, number>, workers: number): Set<string>[] {
   const out = Array.from({ length: workers }, () => new Set<string>());
   const load = new Array<number>(workers).fill(0);
-  const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  const total = [...weights.values()].reduce((a, b) => a + b, 0);
   const share = total / workers;
   for (
-    const [language, count] of [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    const [language, weight] of [...weights].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
   ) {
-    if (count > share) {
+    if (weight > share) {
       out.forEach((own, w) => {
         own.add(language);
-        load[w] += count / workers;
+        load[w] += weight / workers;
       });
       continue;
     }
     const w = load.indexOf(Math.min(...load));
     out[w].add(language);
-    load[w] += count;
+    load[w] += weight;
   }
   return out;
 }
@@ -139,7 +140,7 @@ export function prepareWorkers(
   warmLanguages(languageWeights(files));
 }
 
-/** A file whose size the walk did not see weighs this much (bytes). */
+/** A file whose size the walk did not see (no stat) weighs this much (bytes). */
 const NOMINAL_SIZE = 4096;
 
 /**
@@ -153,7 +154,7 @@ export function languageWeights(
 ): Map<string, number> {
   const weights = new Map<string, number>();
   for (const f of files) {
-    const size = f.stat?.size || NOMINAL_SIZE;
+    const size = f.stat?.size ?? NOMINAL_SIZE;
     weights.set(f.language.name, (weights.get(f.language.name) ?? 0) + size);
   }
   return weights;
