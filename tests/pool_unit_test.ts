@@ -7,6 +7,7 @@ import {
   liveWorkers,
   prestartWorkers,
   releaseWorkers,
+  type ShareRule,
   workersStarted,
 } from "../src/index/pool.ts";
 import { sha256 } from "../src/index/extract.ts";
@@ -17,7 +18,7 @@ import { languageOf } from "../src/lang/registry.ts";
 function drain(
   languages: string[],
   workers: number,
-  shareAbove = 24,
+  shareAbove: number | ShareRule = 24,
   preloaded: Set<string>[] = [],
   sizes?: number[],
 ): number[][] {
@@ -80,6 +81,26 @@ Deno.test("parse pool: a worker warmed with a small language takes all of it", (
   assertEquals(got[0].some((i) => langs[i] === "c"), false);
   assertEquals(got[1].filter((i) => langs[i] === "c"), [0, 96, 97]);
   assertEquals(got.flat().sort((a, b) => a - b), [...Array(98).keys()]);
+});
+
+Deno.test("parse pool: a language is shared only while its rule says its files left are worth it", () => {
+  // Worker 0 loaded TypeScript (200 files), worker 1 Python (10): once worker 1 is done with
+  // Python, it takes up TypeScript only if the rule says the files left outweigh the compile.
+  const langs = [...Array(200).fill("typescript"), ...Array(10).fill("python")];
+  const warmed = [new Set(["typescript"]), new Set(["python"])];
+  const asked: [string, number][] = [];
+  const costly: ShareRule = (language, left) => {
+    asked.push([language, left]);
+    return left > 1000; // a compile dearer than the 190 files left
+  };
+  const kept = drain(langs, 2, costly, warmed);
+  assertEquals(kept[1].every((i) => langs[i] === "python"), true);
+  assertEquals(kept[0].length, 200);
+  // Asked once: when worker 1 ran out of its own files (10 turns each), with 189 files left.
+  assertEquals(asked, [["typescript", 189]]);
+  const shared = drain(langs, 2, (_, left) => left > 24, warmed);
+  assertEquals(shared[1].some((i) => langs[i] === "typescript"), true);
+  assertEquals(shared.flat().sort((a, b) => a - b), [...Array(210).keys()]);
 });
 
 Deno.test("parse pool: CGRAPH_WORKERS of 0 or 1 starts no worker ahead; 2 starts two", () => {

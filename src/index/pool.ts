@@ -11,13 +11,36 @@
 import type { FileFacts } from "../graph/facts.ts";
 import { analyzeFiles, type ReadFile } from "./scan.ts";
 import type { Skipped } from "./walk.ts";
-import type { ParseReply, ParseRequest, WarmRequest } from "./worker.ts";
+import type { CompileReport, ParseReply, ParseRequest, WarmRequest } from "./worker.ts";
 
 const INLINE_BELOW = 48;
 /** Files a worker is handed before it answers: one to parse, one waiting. */
 const AHEAD = 2;
 /** A language another worker has loaded is shared only while more files than this are left. */
 const SHARE_ABOVE = 24;
+/**
+ * ...and only while those files would take more than this many times its query's compile time to
+ * parse: a worker that takes up a language compiles its query first, and on a machine whose cores
+ * are all busy that time is taken from the others (a TypeScript query, 150-300 ms, taken up for
+ * the last 30 files cost more than it saved).
+ */
+const COMPILE_PAYBACK = 2;
+/** Files parsed before a run's pace (ms per file) is trusted. */
+const PACE_AFTER = 16;
+
+/**
+ * What compiling each language's query took in a worker (ms), as the workers report it: in this
+ * process, on this machine, what taking up the language costs another worker.
+ */
+const compileMs = new Map<string, number>();
+
+/** Notes a worker's compile report (the latest is kept); true if the message was one. */
+function noteCompile(msg: unknown): msg is CompileReport {
+  if (!msg || typeof msg !== "object" || !("compiled" in msg)) return false;
+  const { compiled, ms } = msg as CompileReport;
+  compileMs.set(compiled, ms);
+  return true;
+}
 
 /** Where the worker entry lives; a bundle sets this to itself (see main.ts). */
 export let workerEntry: string = new URL("./worker_main.ts", import.meta.url).href;
@@ -63,10 +86,10 @@ export function prestartWorkers(workers: number): void {
   // 0 or 1: every file is parsed in this thread (see workerCount); no worker is started.
   const n = Number.isInteger(env) && env >= 0 ? (env <= 1 ? 0 : Math.min(env, workers)) : workers;
   while (started.length < n) {
-    started.push({
-      worker: spawnWorker(),
-      languages: new Set<string>(),
-    });
+    const worker = spawnWorker();
+    // Until a run takes it: what the warm-up compiles, and how long it took.
+    worker.onmessage = (e) => noteCompile(e.data);
+    started.push({ worker, languages: new Set<string>() });
   }
 }
 
@@ -208,13 +231,23 @@ export async function analyzeParallel(
     return out;
   }
   const results: (FileFacts | undefined)[] = new Array(files.length);
+  let done = 0;
+  const began = performance.now();
+  // A worker takes up a language another has loaded while its files left would take longer to
+  // parse than its query takes to compile (known once some worker compiled it), times a margin.
+  const worthSharing = (language: string, left: number) => {
+    if (left <= SHARE_ABOVE) return false;
+    const cost = compileMs.get(language);
+    if (cost === undefined || done < PACE_AFTER) return true;
+    const pace = ((performance.now() - began) * n) / done;
+    return left * pace > COMPILE_PAYBACK * cost;
+  };
   const queues = new LanguageQueues(
     files.map((f) => f.candidate.language.name),
-    SHARE_ABOVE,
+    worthSharing,
     ready.slice(0, n).map((t) => t.languages),
     files.map((f) => f.bytes.length),
   );
-  let done = 0;
   const workers = Array.from(
     { length: n },
     (_, i) => ready[i]?.worker ?? spawnWorker(),
@@ -243,8 +276,9 @@ export async function analyzeParallel(
           w.postMessage(req);
           if (release) f.bytes = RELEASED;
         };
-        w.onmessage = (e: MessageEvent<ParseReply>) => {
+        w.onmessage = (e: MessageEvent<ParseReply | CompileReport>) => {
           const reply = e.data;
+          if (noteCompile(reply)) return;
           unanswered--;
           // The worker gets its next file before this thread does anything with the reply.
           send();
@@ -274,14 +308,21 @@ export async function analyzeParallel(
 }
 
 /**
+ * Whether a worker takes up a language another worker has loaded, with `left` of its files left.
+ */
+export type ShareRule = (language: string, left: number) => boolean;
+
+/**
  * Hands files to workers by language: a worker keeps to the languages it has loaded (a grammar's
  * query costs 10-500 ms to compile in each worker that needs it), takes up another language only
- * when that one has no worker yet or enough files left to share, and else is done.
+ * when that one has no worker yet or is worth sharing (`shareAbove`: more files left than a
+ * number, or a rule), and else is done.
  */
 export class LanguageQueues {
   private readonly queues = new Map<string, number[]>();
   private readonly loaded = new Map<number, Set<string>>();
   private readonly takers = new Map<string, number>();
+  private readonly share: ShareRule;
 
   /**
    * `preloaded[w]`: the languages worker w has loaded already (a started pool's warm-up).
@@ -290,10 +331,11 @@ export class LanguageQueues {
    */
   constructor(
     languages: string[],
-    private readonly shareAbove = SHARE_ABOVE,
+    shareAbove: number | ShareRule = SHARE_ABOVE,
     preloaded: Set<string>[] = [],
     sizes?: number[],
   ) {
+    this.share = typeof shareAbove === "number" ? (_, left) => left > shareAbove : shareAbove;
     preloaded.forEach((own, worker) => {
       this.loaded.set(worker, new Set(own));
       for (const language of own) this.takers.set(language, (this.takers.get(language) ?? 0) + 1);
@@ -314,24 +356,26 @@ export class LanguageQueues {
   next(worker: number): number | undefined {
     const own = this.loaded.get(worker) ?? new Set<string>();
     this.loaded.set(worker, own);
-    let best: string | undefined;
-    for (const [language, q] of this.queues) {
-      if (!q.length) continue;
-      if (own.has(language)) {
-        if (best === undefined || !own.has(best) || q.length > this.queues.get(best)!.length) {
-          best = language;
-        }
-        continue;
-      }
-      if (best !== undefined && own.has(best)) continue;
-      if ((this.takers.get(language) ?? 0) > 0 && q.length <= this.shareAbove) continue;
-      if (best === undefined || q.length > this.queues.get(best)!.length) best = language;
-    }
+    // Its own languages first, the one with the most files left; another only once those are done.
+    let best = this.most((language) => own.has(language));
+    best ??= this.most((language, left) =>
+      !own.has(language) && (!this.takers.get(language) || this.share(language, left))
+    );
     if (best === undefined) return undefined;
     if (!own.has(best)) {
       own.add(best);
       this.takers.set(best, (this.takers.get(best) ?? 0) + 1);
     }
     return this.queues.get(best)!.pop();
+  }
+
+  /** Of the languages with files left that `take` accepts, the one with the most (first if tied). */
+  private most(take: (language: string, left: number) => boolean): string | undefined {
+    let best: string | undefined;
+    let most = 0;
+    for (const [language, q] of this.queues) {
+      if (q.length > most && take(language, q.length)) [best, most] = [language, q.length];
+    }
+    return best;
   }
 }

@@ -1,6 +1,7 @@
 /** Worker side of the parse pool: file bytes in, FileFacts out. */
 import { languageByName } from "../lang/registry.ts";
 import { init, toolsFor } from "../lang/parser.ts";
+import type { LanguageSpec } from "../lang/spec.ts";
 import { extractFacts } from "./extract.ts";
 
 export interface ParseRequest {
@@ -16,6 +17,12 @@ export interface WarmRequest {
   warm: string[];
 }
 
+/** What compiling a language's query took in this worker (ms): sent once per language. */
+export interface CompileReport {
+  compiled: string;
+  ms: number;
+}
+
 /**
  * A file's facts as JSON: a string crosses to the main thread as one copy, which JSON.parse
  * rebuilds faster than the structured clone of the object graph.
@@ -28,7 +35,17 @@ export type ParseReply =
 export function serveParseRequests(): void {
   const scope = self as unknown as {
     onmessage: ((e: MessageEvent<ParseRequest | WarmRequest>) => void) | null;
-    postMessage(msg: ParseReply): void;
+    postMessage(msg: ParseReply | CompileReport): void;
+  };
+  const compiled = new Set<string>();
+  /** The language's parser and query; the first time, what loading them took is reported. */
+  const tools = async (spec: LanguageSpec) => {
+    if (compiled.has(spec.name)) return;
+    compiled.add(spec.name);
+    await init();
+    const start = performance.now();
+    await toolsFor(spec);
+    scope.postMessage({ compiled: spec.name, ms: performance.now() - start });
   };
   // The runtime every language needs loads while the first request is on its way.
   init().catch(() => {}); // a failure shows again with the first file
@@ -38,13 +55,14 @@ export function serveParseRequests(): void {
       // A failure here shows again, with its file, when a request of that language comes.
       for (const name of req.warm) {
         const spec = languageByName(name);
-        if (spec) await toolsFor(spec).catch(() => {});
+        if (spec) await tools(spec).catch(() => {});
       }
       return;
     }
     try {
       const spec = languageByName(req.language);
       if (!spec) throw new Error(`unknown language ${req.language}`);
+      await tools(spec);
       scope.postMessage({
         id: req.id,
         json: JSON.stringify(await extractFacts(spec, req.path, req.bytes, req.hash)),
