@@ -3,7 +3,7 @@
  * writes for the same parameters, faster; no database needed.
  */
 import assert from "node:assert/strict";
-import { cypherParams } from "../src/db/params.ts";
+import { CypherJson, cypherParams } from "../src/db/params.ts";
 import { pushQueryArguments } from "falkordb/dist/src/commands/index.js";
 
 /** The package's own text for these parameters. */
@@ -39,4 +39,11 @@ Deno.test("a value Cypher cannot carry is refused, as by the package", () => {
     assert.throws(() => theirs(bad), TypeError);
     assert.throws(() => cypherParams(bad), TypeError);
   }
+});
+
+Deno.test("rows vouched for as JSON are written as the general encoder writes them", () => {
+  // An index run's edge rows by internal id: numbers, "value", true and null.
+  const rows = [[12, 40, 3, 2, 0.9, "value"], [7, 7, 1, 1, 1, null], [1, 2], [5, 9, 4, true], []];
+  assert.equal(cypherParams({ rows: new CypherJson(rows) }), cypherParams({ rows }));
+  assert.equal(cypherParams({ rows: new CypherJson(rows) }), theirs({ rows }));
 });

@@ -6,6 +6,17 @@
  * also resolves.
  */
 
+/**
+ * A value written as its JSON text, which is its Cypher text too when it holds only numbers,
+ * booleans, null, lists of them and strings without `"`, `\` or control characters: the caller
+ * vouches for that. An index run's edge rows are such (internal ids and numbers, `"value"`, true),
+ * and JSON.stringify writes a batch of them two to three times faster than `cypherValue` (44,000
+ * rows: 3 to 4 ms against 7 to 11 ms).
+ */
+export class CypherJson {
+  constructor(readonly value: unknown) {}
+}
+
 /** `name=value` pairs, space-separated; throws on a value Cypher cannot carry (undefined, ...). */
 export function cypherParams(params: Record<string, unknown>): string {
   let out = "";
@@ -27,6 +38,7 @@ function cypherValue(value: unknown): string {
     case "boolean":
       return String(value);
     case "object": {
+      if (value instanceof CypherJson) return JSON.stringify(value.value);
       if (Array.isArray(value)) {
         let out = "[";
         for (let i = 0; i < value.length; i++) out += (i ? "," : "") + cypherValue(value[i]);

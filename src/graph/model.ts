@@ -81,14 +81,22 @@ export function qualifiedName(module: string, local: string): string {
 /** Splits identifiers into lower-case words: `getUserName`, `get_user_name` -> get user name. */
 export function wordsOf(...names: string[]): string {
   const words = new Set<string>();
-  for (const name of names) {
-    for (const part of name.split(/[^A-Za-z0-9]+/)) {
-      if (!part) continue;
-      words.add(part.toLowerCase());
-      splitCase(part, words);
-    }
-  }
+  for (const name of names) addWords(name, words);
   return [...words].join(" ");
+}
+
+/** Where words go: a set, or a list that keeps them in order, repeats and all. */
+interface WordSink {
+  add(word: string): unknown;
+}
+
+/** A name's words, in the order wordsOf adds them. */
+function addWords(name: string, out: WordSink): void {
+  for (const part of name.split(/[^A-Za-z0-9]+/)) {
+    if (!part) continue;
+    out.add(part.toLowerCase());
+    splitCase(part, out);
+  }
 }
 
 const UPPER = 1;
@@ -102,7 +110,7 @@ function charClass(c: number): number {
 }
 
 /** `getHTTPResponse2` -> get, http, response, 2 (a character loop: regexes were the hot spot). */
-function splitCase(part: string, out: Set<string>): void {
+function splitCase(part: string, out: WordSink): void {
   let start = 0;
   for (let i = 1; i < part.length; i++) {
     const prev = charClass(part.charCodeAt(i - 1));
@@ -177,6 +185,10 @@ export function symbolNodes(f: FileFacts): SymbolNode[] {
 /** Ids and search words of a file's definitions (deterministic; see FileFacts.keys). */
 export function symbolKeys(f: FileFacts): { id: string; words: string }[] {
   const seen = new Map<string, number>();
+  // The module's words, split once per file: `wordsOf(name, module.local)` adds the name's, then
+  // the module's, then the local name's (a `.` splits words as the names' own separators do).
+  const moduleWords: string[] = [];
+  if (f.module) addWords(f.module, { add: (w: string) => moduleWords.push(w) });
   return f.defs.map((d) => {
     const qualified = qualifiedName(f.module, d.local);
     const key = `${f.path}\0${qualified}\0${d.kind}`;
@@ -184,9 +196,18 @@ export function symbolKeys(f: FileFacts): { id: string; words: string }[] {
     seen.set(key, ordinal + 1);
     return {
       id: shortHash(ordinal ? `${key}\0${ordinal}` : key),
-      words: wordsOf(d.name, qualified),
+      words: defWords(d.name, moduleWords, d.local),
     };
   });
+}
+
+/** `wordsOf(name, qualifiedName(module, local))`, the module's words split already. */
+function defWords(name: string, moduleWords: readonly string[], local: string): string {
+  const words = new Set<string>();
+  addWords(name, words);
+  for (const w of moduleWords) words.add(w);
+  addWords(local, words);
+  return [...words].join(" ");
 }
 
 function computeSymbolNodes(f: FileFacts): SymbolNode[] {

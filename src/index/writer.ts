@@ -1,6 +1,7 @@
 /** Writes the in-memory model to a FalkorDB graph in batches. */
 import type { Db } from "../db/client.ts";
 import * as Q from "../db/cypher.ts";
+import { CypherJson } from "../db/params.ts";
 import type { SymbolKind } from "../graph/facts.ts";
 import type { Edge, EdgeType, FileNode, SymbolNode } from "../graph/model.ts";
 
@@ -56,7 +57,10 @@ export class GraphWriter {
   ): Promise<void> {
     const { byType, rest } = rowsById(edges, nodeId);
     await Promise.all([
-      ...[...byType].map(([type, rows]) => this.batched(Q.createEdgesById(type), rows, EDGE_BATCH)),
+      // Rows of numbers, `"value"`, true and null: written as their JSON (params.ts CypherJson).
+      ...[...byType].map(([type, rows]) =>
+        this.batched(Q.createEdgesById(type), rows, EDGE_BATCH, true)
+      ),
       this.edges(rest),
     ]);
   }
@@ -101,14 +105,20 @@ export class GraphWriter {
    * these writes; a failure still fails the whole call. Returns the column `n` of the rows the
    * statements return (created nodes' ids), in the order of `rows`.
    */
-  private async batched(cypher: string, rows: object[], size: number): Promise<number[]> {
+  private async batched(
+    cypher: string,
+    rows: object[],
+    size: number,
+    json = false,
+  ): Promise<number[]> {
     const parts: number[][] = [];
     let running: Promise<unknown> | undefined;
     for (let i = 0; i < rows.length; i += size) {
       const batch = rows.slice(i, i + size);
       const part: number[] = [];
       parts.push(part);
-      const next = this.db.query(this.graph, cypher, { rows: batch }).then((reply) => {
+      const params = { rows: json ? new CypherJson(batch) : batch };
+      const next = this.db.query(this.graph, cypher, params).then((reply) => {
         if (!reply.length) return;
         // A statement that returns rows returns one per row given, in order.
         if (reply.length !== batch.length) {
