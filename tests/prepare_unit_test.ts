@@ -1,14 +1,17 @@
 /**
  * Fast unit tests (no database) for the text passes that run on every file before parsing (C/C++
  * tokens and macro blanking, Rust expression macros), the resolver's memo tables, and the early
- * start of `index --full`'s workers.
+ * start of `index --full` (its path, and its census taken as the run's walk).
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { tokenize } from "../src/lang/c/tokens.ts";
 import { blankMacros } from "../src/lang/c/macros.ts";
 import { prepareMacros } from "../src/lang/rust/macros.ts";
 import { Memo2, Memo3 } from "../src/index/resolve/memo.ts";
-import { indexPath } from "../src/index/prestart.ts";
+import { join } from "node:path";
+import { indexPath, prestartFullIndex, takeCensus } from "../src/index/prestart.ts";
+import { releaseWorkers } from "../src/index/pool.ts";
+import type { WalkResult } from "../src/index/walk.ts";
 
 Deno.test("C tokens: punctuators longest first, numbers, literals, comments, directives", () => {
   const text = [
@@ -107,4 +110,44 @@ Deno.test("index --full's early start finds the path its arguments name", () => 
   assertEquals(indexPath(["repo", "--full"]), "repo");
   assertEquals(indexPath(["--project", "p", "--full", "--branch", "b", "src/x"]), "src/x");
   assertEquals(indexPath(["--json", "--wait", "5", "--max-graphs", "3"]), ".");
+});
+
+Deno.test("the census is the run's walk: same root, once, while recent", async () => {
+  const dir = await Deno.makeTempDir();
+  const before = Deno.env.get("CGRAPH_WORKERS");
+  Deno.env.set("CGRAPH_WORKERS", "0"); // no parse worker: this test is about the walk
+  try {
+    await Deno.mkdir(join(dir, "src"));
+    await Deno.writeTextFile(join(dir, "src", "a.py"), "def a():\n    pass\n");
+    await Deno.writeTextFile(join(dir, "b.go"), "package b\n");
+    const paths = (w?: WalkResult) => w?.files.map((f) => [f.path, f.abs]);
+    const expected = [["b.go", join(dir, "b.go")], ["src/a.py", join(dir, "src", "a.py")]];
+
+    await prestartFullIndex(["--full", dir]);
+    assertEquals(paths(await takeCensus(join(dir, "src", ".."))), expected);
+    assertEquals(await takeCensus(dir), undefined, "taken once");
+
+    await prestartFullIndex([dir]);
+    assertEquals(await takeCensus(join(dir, "src")), undefined, "another root walks again");
+    assertEquals(await takeCensus(dir), undefined, "and the census is gone with it");
+
+    await prestartFullIndex([dir]);
+    const later = () => performance.now() + 60_000;
+    assertEquals(await takeCensus(dir, later), undefined, "an old census is not the tree now");
+
+    // Relative to where the command runs: the walk's paths are absolute all the same.
+    const cwd = Deno.cwd();
+    Deno.chdir(dir);
+    try {
+      await prestartFullIndex(["--full"]);
+      assertEquals(paths(await takeCensus(dir)), expected);
+    } finally {
+      Deno.chdir(cwd);
+    }
+  } finally {
+    if (before === undefined) Deno.env.delete("CGRAPH_WORKERS");
+    else Deno.env.set("CGRAPH_WORKERS", before);
+    releaseWorkers();
+    await Deno.remove(dir, { recursive: true });
+  }
 });

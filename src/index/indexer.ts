@@ -28,6 +28,7 @@ import { loadFacts, loadPrevious, type PreviousState, priorState, residents } fr
 import { nextStatCache, statLookup } from "./stat_cache.ts";
 import { statDigestOf, walkRepository } from "./walk.ts";
 import { prepareWorkers, releaseWorkers, workersAhead } from "./pool.ts";
+import { takeCensus } from "./prestart.ts";
 import { toolsFor } from "../lang/parser.ts";
 
 export { dropResident, isListed, warmResident } from "./state.ts";
@@ -112,7 +113,10 @@ async function runLocked(db: Db, ref: ProjectRef, opts: IndexOptions): Promise<I
   // A watched edit: the walk kept from the last run, updated with the paths the events named.
   const kept = opts.resident && opts.changed?.length ? residents.get(ref.keys.graph) : undefined;
   const targeted = kept?.walk && updateWalk(ref.root, kept.walk, opts.changed!);
-  let walk = targeted ? targeted.walk : await walkRepository(ref.root);
+  // `index --full` walked the tree already while the CLI loaded (prestart.ts): that census is the walk.
+  let walk = targeted
+    ? targeted.walk
+    : (opts.full && await takeCensus(ref.root)) || await walkRepository(ref.root);
   // Every file will be parsed: the workers start now and load the languages found while the
   // files are read (`index --full` started them already). A new branch copied from a base parses
   // what differs from it, usually a few files (parsed in this thread, see pool.ts): its workers
