@@ -1,11 +1,13 @@
 /**
  * GraphWriter (src/index/writer.ts) against a real FalkorDB: created nodes' internal ids come back
  * in the order the nodes were given (definitions of several kinds interleaved, batches pipelined),
- * and edges joined by those ids end at the nodes they name, with the edges whose ends it does not
- * know joined by their indexed ids instead.
+ * and edges joined by those ids (GRAPH.BULK) end at the nodes they name with the properties Cypher
+ * would give them, with the edges whose ends it does not know joined by their indexed ids instead;
+ * a user the server does not let run GRAPH.BULK gets the same edges through Cypher.
  */
 import assert from "node:assert/strict";
-import type { FileNode, SymbolNode } from "../src/graph/model.ts";
+import { Db } from "../src/db/client.ts";
+import type { Edge, FileNode, SymbolNode } from "../src/graph/model.ts";
 import { GraphWriter } from "../src/index/writer.ts";
 import { testDb } from "./helpers/db.ts";
 
@@ -52,29 +54,82 @@ Deno.test("created nodes' ids come back in order, and edges joined by them reach
     });
     assert.equal(f.p, "b.py");
 
-    // s0 -> s1 and a.py -> s2 by internal id; s3 -> s4 by indexed id (unknown to nodeId).
-    const known = new Map<string, number>([["f:a.py", files[0]], ["s0", ids[0]], ["s1", ids[1]], [
-      "s2",
-      ids[2],
-    ]]);
-    await writer.edgesById(
-      [
-        { type: "CALLS", from: "s0", to: "s1", line: 7, confidence: 0.9 },
-        { type: "DEFINES", from: "f:a.py", to: "s2", fromFile: true },
-        { type: "CALLS", from: "s3", to: "s4", line: 8 },
-      ],
-      (id) => known.get(id),
-    );
-    const edges = await db.query(
-      graph,
-      "MATCH (a)-[e]->(b) RETURN type(e) AS t, a.id AS a, b.id AS b, e.line AS line, e.confidence AS c ORDER BY a",
-    );
-    assert.deepEqual(edges, [
-      { t: "DEFINES", a: "f:a.py", b: "s2", line: null, c: null },
-      { t: "CALLS", a: "s0", b: "s1", line: 7, c: 0.9 },
-      { t: "CALLS", a: "s3", b: "s4", line: 8, c: 1 },
+    const known = new Map<string, number>([
+      ["f:a.py", files[0]],
+      ["f:b.py", files[1]],
+      ...[0, 1, 2, 5].map((i) => [`s${i}`, ids[i]] as [string, number]),
     ]);
+    assert.deepEqual(await edgesThrough(writer, known), EXPECTED);
   } finally {
     await db.deleteGraph(graph);
+  }
+});
+
+/**
+ * s0 -> s1, a.py -> s2, s5 -> s0 (through a value), b.py -> a.py (types only) by internal id;
+ * s3 -> s4 by indexed id (unknown to nodeId).
+ */
+const EDGES: Edge[] = [
+  { type: "CALLS", from: "s0", to: "s1", line: 7, confidence: 0.9 },
+  { type: "DEFINES", from: "f:a.py", to: "s2", fromFile: true },
+  { type: "CALLS", from: "s5", to: "s0", line: 9, count: 2, via: "value" },
+  { type: "IMPORTS", from: "f:b.py", to: "f:a.py", fromFile: true, toFile: true, typeOnly: true },
+  { type: "CALLS", from: "s3", to: "s4", line: 8 },
+];
+
+const EXPECTED = [
+  { t: "CALLS", a: "s0", b: "s1", line: 7, n: 1, c: 0.9, via: null, only: null },
+  { t: "CALLS", a: "s3", b: "s4", line: 8, n: 1, c: 1, via: null, only: null },
+  { t: "CALLS", a: "s5", b: "s0", line: 9, n: 2, c: 1, via: "value", only: null },
+  { t: "DEFINES", a: "f:a.py", b: "s2", line: null, n: null, c: null, via: null, only: null },
+  { t: "IMPORTS", a: "f:b.py", b: "f:a.py", line: 0, n: null, c: null, via: null, only: true },
+];
+
+/** EDGES written through `writer`, read back with their properties and their types. */
+async function edgesThrough(writer: GraphWriter, known: Map<string, number>) {
+  await writer.edgesById(EDGES, (id) => known.get(id));
+  const db = await testDb();
+  const rows = await db.query(
+    writer.graph,
+    `MATCH (a)-[e]->(b) RETURN type(e) AS t, a.id AS a, b.id AS b, e.line AS line,
+     e.count AS n, e.confidence AS c, e.via AS via, e.type_only AS only,
+     [x IN [e.line, e.count, e.confidence] | typeOf(x)] AS types ORDER BY t, a`,
+  );
+  // An integer stays an integer and 0.9 a float, as a Cypher literal would make them.
+  for (const r of rows) {
+    const types = r.types as string[];
+    if (r.t === "CALLS") {
+      assert.deepEqual(types, ["Integer", "Integer", r.c === 1 ? "Integer" : "Float"]);
+    }
+    delete r.types;
+  }
+  return rows;
+}
+
+Deno.test("a user the server does not let run GRAPH.BULK gets the same edges through Cypher", async () => {
+  const admin = await testDb();
+  const user = `nobulk${crypto.randomUUID().slice(0, 6)}`;
+  await admin.command(["ACL", "SETUSER", user, "on", ">pw", "~*", "&*", "+@all", "-graph.bulk"]);
+  const db = await Db.connect({ ...admin.endpoint, username: user, password: "pw" });
+  const graph = `test-writer-${crypto.randomUUID().slice(0, 8)}`;
+  try {
+    await assert.rejects(
+      db.command(["GRAPH.BULK", graph, "0", "0", "0", "0"]),
+      /NOPERM|permission/i,
+    );
+    const writer = new GraphWriter(db, graph);
+    await writer.createIndexes();
+    const files = await writer.files([file("a.py"), file("b.py")]);
+    const ids = await writer.symbols(Array.from({ length: 6 }, (_, i) => symbol(i)));
+    const known = new Map<string, number>([
+      ["f:a.py", files[0]],
+      ["f:b.py", files[1]],
+      ...[0, 1, 2, 5].map((i) => [`s${i}`, ids[i]] as [string, number]),
+    ]);
+    assert.deepEqual(await edgesThrough(writer, known), EXPECTED);
+  } finally {
+    await db.deleteGraph(graph);
+    await db.close();
+    await admin.command(["ACL", "DELUSER", user]);
   }
 });

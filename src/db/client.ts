@@ -13,7 +13,7 @@ export { ShardUnavailableError } from "./shard_error.ts";
 import { address, type Endpoint } from "./config.ts";
 import { type Graph, graphOver } from "./graph.ts";
 import { ConnectionLostError, RedisConnection, ReplyError } from "./redis.ts";
-import { deadline, NoAnswerError } from "./resp.ts";
+import { type Arg, deadline, NoAnswerError } from "./resp.ts";
 
 export { deadline };
 
@@ -125,8 +125,11 @@ export class Db {
     return (reply.data ?? []) as Row[];
   }
 
-  /** A raw Redis command (HGETALL, SET, ...), with the same deadline and error mapping. */
-  async command<T = unknown>(args: string[], timeoutMs = READ_TIMEOUT_MS): Promise<T> {
+  /**
+   * A raw Redis command (HGETALL, SET, GRAPH.BULK, ...), with the same deadline and error mapping.
+   * An argument may be bytes (sent as they are); the key (the second argument) is text.
+   */
+  async command<T = unknown>(args: readonly Arg[], timeoutMs = READ_TIMEOUT_MS): Promise<T> {
     const cluster = this.cluster;
     if (cluster) return await this.#call(() => cluster.command<T>(args), timeoutMs);
     const conn = this.conn!;

@@ -10,7 +10,9 @@
  * down, commands for its slots fail at once with a ShardUnavailableError naming it, and every other
  * shard keeps answering.
  */
+import { Buffer } from "node:buffer";
 import { createCluster } from "@redis/client";
+import type { Arg } from "./resp.ts";
 import { ShardUnavailableError } from "./shard_error.ts";
 import type { Endpoint } from "./config.ts";
 import { type Graph, graphOver } from "./graph.ts";
@@ -49,13 +51,19 @@ const KEYLESS = new Set([
 ]);
 
 /** The key a command is routed by, or undefined for a command that names none. */
-export function routingKey(args: string[]): string | undefined {
-  const name = args[0]?.toUpperCase();
+export function routingKey(args: readonly Arg[]): string | undefined {
+  const text = (i: number) => typeof args[i] === "string" ? args[i] as string : undefined;
+  const name = text(0)?.toUpperCase();
   if (!name || KEYLESS.has(name)) return undefined;
   if (name === "EVAL" || name === "EVALSHA" || name === "FCALL") {
-    return Number(args[2]) > 0 ? args[3] : undefined;
+    return Number(text(2)) > 0 ? text(3) : undefined;
   }
-  return args[1];
+  return text(1);
+}
+
+/** Arguments as @redis/client takes them: bytes as Buffers. */
+function wire(args: readonly Arg[]): (string | Buffer)[] {
+  return args.map((a) => typeof a === "string" ? a : Buffer.from(a.buffer, a.byteOffset, a.length));
 }
 
 // deno-lint-ignore no-explicit-any
@@ -107,16 +115,16 @@ export class ClusterBackend {
     return graphOver(name, (args, readOnly) => this.#send(args[1], readOnly, args));
   }
 
-  async command<T>(args: string[]): Promise<T> {
+  async command<T>(args: readonly Arg[]): Promise<T> {
     const key = routingKey(args);
-    if (key !== undefined) return await this.#send(key, false, args) as T;
+    if (key !== undefined) return await this.#send(key, false, wire(args)) as T;
     // No key: the first primary that answers.
     let last: unknown;
     for (const master of this.cluster.masters) {
       try {
         redialNode(master);
         const client = await this.cluster.nodeClient(master);
-        return await client.sendCommand(args) as T;
+        return await client.sendCommand(wire(args)) as T;
       } catch (err) {
         last = err;
       }
@@ -147,7 +155,7 @@ export class ClusterBackend {
     await this.cluster.close();
   }
 
-  async #send(key: string, readOnly: boolean, args: string[]): Promise<unknown> {
+  async #send(key: string, readOnly: boolean, args: (string | Buffer)[]): Promise<unknown> {
     this.#redial(key);
     try {
       return await this.cluster.sendCommand(key, readOnly, args);

@@ -13,6 +13,7 @@
  * loop, leaving no operation behind.
  */
 import {
+  type Arg,
   deadline,
   encodeCommand,
   NoAnswerError,
@@ -125,7 +126,7 @@ export class RedisConnection {
    * Sends one command; resolves with its reply, rejects with a ReplyError (the server refused it)
    * or a ConnectionLostError (no reply can come).
    */
-  send(args: string[]): Promise<Reply> {
+  send(args: readonly Arg[]): Promise<Reply> {
     if (this.#gone) return Promise.reject(this.#gone);
     let bytes: Uint8Array;
     try {

@@ -7,12 +7,15 @@
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 
+/** A command's argument: text (sent as UTF-8) or bytes (sent as they are). */
+export type Arg = string | Uint8Array;
+
 /** A command as a RESP array of bulk strings (lengths in bytes, so any UTF-8 text is safe). */
-export function encodeCommand(args: string[]): Uint8Array {
+export function encodeCommand(args: readonly Arg[]): Uint8Array {
   const parts: Uint8Array[] = [enc.encode(`*${args.length}\r\n`)];
   let size = parts[0].length;
   for (const a of args) {
-    const bytes = enc.encode(a);
+    const bytes = typeof a === "string" ? enc.encode(a) : a;
     const head = enc.encode(`$${bytes.length}\r\n`);
     parts.push(head, bytes, CRLF);
     size += head.length + bytes.length + 2;

@@ -1,5 +1,6 @@
 /** Writes the in-memory model to a FalkorDB graph in batches. */
-import type { Db } from "../db/client.ts";
+import { type Db, WRITE_TIMEOUT_MS } from "../db/client.ts";
+import { bulkEdgesCommand, edgeBlob } from "../db/bulk.ts";
 import * as Q from "../db/cypher.ts";
 import { CypherJson } from "../db/params.ts";
 import type { SymbolKind } from "../graph/facts.ts";
@@ -9,6 +10,9 @@ const NODE_BATCH = 2000;
 const EDGE_BATCH = 5000;
 
 export class GraphWriter {
+  /** Whether the server takes GRAPH.BULK (false once it refused it: then Cypher). */
+  #bulk = true;
+
   constructor(private readonly db: Db, readonly graph: string) {}
 
   async createIndexes(): Promise<void> {
@@ -56,13 +60,42 @@ export class GraphWriter {
     nodeId: (id: string, file: boolean) => number | undefined,
   ): Promise<void> {
     const { byType, rest } = rowsById(edges, nodeId);
-    await Promise.all([
+    await Promise.all([this.bulkEdges(byType), this.edges(rest)]);
+  }
+
+  /**
+   * Rows of internal ids and properties, by type, appended through GRAPH.BULK (db/bulk.ts): one
+   * command, a blob per type. A server that refuses the command (a user whose ACL does not allow
+   * it) gets them as Cypher, and so does every later call.
+   */
+  private async bulkEdges(byType: Map<EdgeType, unknown[][]>): Promise<void> {
+    if (!byType.size) return;
+    if (this.#bulk) {
+      const blobs: Uint8Array[] = [];
+      let count = 0;
+      for (const [type, rows] of byType) {
+        blobs.push(edgeBlob(type, Q.EDGE_PROPS[type], rows));
+        count += rows.length;
+      }
+      try {
+        const reply = String(
+          await this.db.command(bulkEdgesCommand(this.graph, blobs, count), WRITE_TIMEOUT_MS),
+        );
+        if (!reply.includes(` ${count} edges created`)) {
+          throw new Error(`GRAPH.BULK of ${count} edges answered: ${reply}`);
+        }
+        return;
+      } catch (err) {
+        if (!/unknown command|NOPERM|no permissions/i.test((err as Error).message)) throw err;
+        this.#bulk = false;
+      }
+    }
+    await Promise.all(
       // Rows of numbers, `"value"`, true and null: written as their JSON (params.ts CypherJson).
-      ...[...byType].map(([type, rows]) =>
+      [...byType].map(([type, rows]) =>
         this.batched(Q.createEdgesById(type), rows, EDGE_BATCH, true)
       ),
-      this.edges(rest),
-    ]);
+    );
   }
 
   async deleteEdges(edges: Edge[]): Promise<void> {
