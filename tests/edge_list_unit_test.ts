@@ -1,11 +1,13 @@
 /**
  * The stored edge list (src/index/graph_info.ts): every property an edge has, and every one it
  * lacks, comes back as it was (an incremental run deletes and compares edges by them), lists
- * stored before the compact encoding still read, and the encoding is much smaller than the JSON.
+ * stored before the compact encoding still read, and the encoding is much smaller than the JSON; a
+ * file's edge digest is that of its list, and names the other files its edges touch.
  */
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import type { Edge } from "../src/graph/model.ts";
-import { decodeEdgeList, encodeEdgeList } from "../src/index/graph_info.ts";
+import { decodeEdgeList, edgeDigest, encodeEdgeList } from "../src/index/graph_info.ts";
 
 const EDGES: Edge[] = [
   { type: "DEFINES", from: "file1", to: "def1", fromFile: true },
@@ -58,4 +60,36 @@ Deno.test("the encoding names each id once and is a fraction of the JSON", () =>
   assert.equal(JSON.parse(encoded).ids.length, 12);
   assert.ok(encoded.length * 3 < JSON.stringify(many).length, `${encoded.length}`);
   assert.deepEqual(decodeEdgeList(encoded), many);
+});
+
+Deno.test("a file's edge digest: its list's, then the other files its edges touch", () => {
+  const files: Record<string, string> = {
+    file1: "a.ts",
+    def1: "a.ts",
+    def2: "b.ts",
+    def3: "a.ts",
+    def4: "c.ts",
+    def5: "b.ts",
+    file2: "d.ts",
+  };
+  const pathOf = (id: string) => files[id];
+  const digest = edgeDigest("a.ts", EDGES, pathOf);
+  const sha = createHash("sha1").update(encodeEdgeList(EDGES)).digest("hex");
+  // Sorted, each once, the file itself and ids of no known file left out.
+  assert.equal(digest, `${sha}\tb.ts\nc.ts\nd.ts`);
+  assert.equal(edgeDigest("a.ts", EDGES, pathOf, encodeEdgeList(EDGES)), digest, "list passed in");
+  // Any property of any edge changes it.
+  for (
+    const [i, change] of [[1, { count: 3 }], [2, { via: undefined }], [6, { typeOnly: false }], [
+      8,
+      { to: "def7" },
+    ]] as const
+  ) {
+    const changed = EDGES.map((e, k) => k === i ? { ...e, ...change } : e);
+    assert.notEqual(edgeDigest("a.ts", changed, pathOf).split("\t")[0], sha, `edge ${i}`);
+  }
+  assert.equal(
+    edgeDigest("e.ts", [], pathOf),
+    `${createHash("sha1").update(encodeEdgeList([])).digest("hex")}\t`,
+  );
 });

@@ -14,15 +14,9 @@ import type { IndexSummary } from "./summary.ts";
 import type { Resolution } from "./resolve/mod.ts";
 import { GRAPH_SCHEMA } from "./state.ts";
 
-/** Every property an edge is written with (a difference in any is a different edge). */
-function edgeKey(e: Edge): string {
-  return `${e.type}|${e.from}|${e.to}|${e.line ?? ""}|${e.count ?? ""}|${e.confidence ?? ""}|` +
-    `${e.via ?? ""}|${e.typeOnly ? 1 : ""}`;
-}
-
 /**
- * Per file: a digest of the edges it owns plus the files they touch (`digest\tpath\npath`), and
- * the edges themselves as JSON. Comparing digests replaces resolving the old tree a second time.
+ * Per file: a digest of the edges it owns plus the files they touch (`digest\tpath\npath`).
+ * Comparing digests replaces resolving the old tree a second time.
  */
 export function edgeCache(
   res: Pick<Resolution, "edges" | "pathOf">,
@@ -33,13 +27,19 @@ export function edgeCache(
   return { digests };
 }
 
-/** One file's `digest\ttouched paths` (see edgeCache), from the edges it owns. */
+/**
+ * One file's `digest\ttouched paths` (see edgeCache), from the edges it owns: the digest is the
+ * SHA-1 of their stored list (`encodeEdgeList`, which a full run writes anyway: pass it). Every
+ * property of every edge is in the list, in the order the resolver gives them, which is the same
+ * for the same facts in a full run and an incremental one (resolve/steps.ts): equal edges, equal
+ * digests.
+ */
 export function edgeDigest(
   path: string,
   edges: readonly Edge[],
   pathOf: (id: string) => string | undefined,
+  list = encodeEdgeList(edges),
 ): string {
-  const keys = edges.map(edgeKey).sort();
   const touched = new Set<string>();
   const touch = (id: string) => {
     const p = pathOf(id);
@@ -50,7 +50,7 @@ export function edgeDigest(
     touch(e.from);
     touch(e.to);
   }
-  const digest = createHash("sha1").update(keys.join("\n")).digest("hex");
+  const digest = createHash("sha1").update(list).digest("hex");
   return `${digest}\t${[...touched].sort().join("\n")}`;
 }
 

@@ -330,10 +330,11 @@ export class EdgeCacheStream {
 
   /** One file's edges, all it owns (each file once). */
   async add(path: string, edges: readonly Edge[]): Promise<void> {
-    const digest = edgeDigest(path, edges, this.pathOf);
+    const list = encodeEdgeList(edges);
+    const digest = edgeDigest(path, edges, this.pathOf, list);
     this.digests[path] = digest;
     // A slice waits while the one before is still being written (as EdgeStream's chunks do).
-    if (this.batches.add([[path, encodeEdgeList(edges), digest]])) await this.batches.room(1);
+    if (this.batches.add([[path, list, digest]])) await this.batches.room(1);
   }
 
   /** Whether a file's caches were added. */

@@ -18,10 +18,10 @@ import { walkRepository } from "./walk.ts";
 /**
  * What a graph holds beyond what earlier versions wrote (2: File.uses and Package nodes, for
  * cross-project answers; 3: facts stored in packed segments, edge digests that cover every edge
- * property): a graph written before is indexed in full once, since an incremental run rewrites
- * only the files that changed.
+ * property; 4: edge digests taken of the stored edge list): a graph written before is indexed in
+ * full once, since an incremental run rewrites only the files that changed.
  */
-export const GRAPH_SCHEMA = "3";
+export const GRAPH_SCHEMA = "4";
 
 /** What a long-lived process keeps per graph between runs (opts.resident). */
 export interface Resident extends PreviousState {
