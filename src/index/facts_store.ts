@@ -215,12 +215,35 @@ function packFile(p: Packer, f: FileFacts): number[] {
 
 /** One segment's field value: these files' facts. */
 export function packSegment(files: Iterable<FileFacts>): string {
-  const p = new Packer();
-  const index: unknown[] = [];
-  for (const f of files) index.push([f.path, f.hash, ...packFile(p, f), bareArgNames(f)]);
-  const at = p.offset();
-  p.add(index);
-  return `${FORMAT} ${FINGERPRINT} ${at}\n${p.pack()}`;
+  const segment = new SegmentPacker();
+  for (const f of files) segment.add(f);
+  return segment.pack();
+}
+
+/**
+ * A segment packed a file at a time: what a file adds is encoded at once, so the facts as parsed
+ * need not be held until the segment is complete (a full run's 250 files of them, which the
+ * collector copied at every young collection while they waited).
+ */
+export class SegmentPacker {
+  readonly #p = new Packer();
+  readonly #index: unknown[] = [];
+
+  /** Files added so far. */
+  get size(): number {
+    return this.#index.length;
+  }
+
+  add(f: FileFacts): void {
+    this.#index.push([f.path, f.hash, ...packFile(this.#p, f), bareArgNames(f)]);
+  }
+
+  /** The segment's text (packSegment's for the files added, in order). */
+  pack(): string {
+    const at = this.#p.offset();
+    this.#p.add(this.#index);
+    return `${FORMAT} ${FINGERPRINT} ${at}\n${this.#p.pack()}`;
+  }
 }
 
 /** An index entry: path, hash, the offsets of the head, the lazy parts and the end, names. */

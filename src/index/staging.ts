@@ -17,8 +17,8 @@ import {
 import {
   type FactsLayout,
   LayoutRecorder,
-  packSegment,
   SEGMENT_FILES,
+  SegmentPacker,
   unpackSegment,
 } from "./facts_store.ts";
 import { edgeDigest, encodeEdgeList } from "./graph_info.ts";
@@ -127,7 +127,8 @@ export class StagingStream {
   /** Hashes and facts, a stored segment at a time. */
   private readonly batches: Batches<Sealed>;
   readonly #segments = new LayoutRecorder();
-  private pending: FileFacts[] = [];
+  /** The files added since the last batch, packed as they come (their facts are not held). */
+  private pending = new SegmentPacker();
   /** Every file's facts as their stored segment reads them back (facts_store.ts), by path. */
   private readonly stored = new Map<string, FileFacts>();
   /**
@@ -178,8 +179,8 @@ export class StagingStream {
   add(f: FileFacts): void {
     // Its nodes now: what waits for the database holds nothing of the facts as parsed.
     this.nodes.add([{ file: fileNode(f), symbols: symbolNodes(f) }]);
-    this.pending.push(f);
-    if (this.pending.length >= BATCH) this.seal();
+    this.pending.add(f);
+    if (this.pending.size >= BATCH) this.seal();
   }
 
   /**
@@ -225,15 +226,14 @@ export class StagingStream {
   }
 
   /**
-   * Packs the files added since the last batch into their segment, and queues its write: what
-   * waits for the database holds nothing of the facts as parsed (they go now, however far behind
-   * the database is), only what their segment reads back and the files' nodes.
+   * Ends the segment of the files added since the last batch (each packed as it came), and queues
+   * its write: what waits for the database holds nothing of the facts as parsed, only what their
+   * segment reads back and the files' nodes.
    */
   private seal(): void {
-    if (!this.pending.length) return;
-    const files = this.pending;
-    this.pending = [];
-    const segment = packSegment(files);
+    if (!this.pending.size) return;
+    const segment = this.pending.pack();
+    this.pending = new SegmentPacker();
     const stored = unpackSegment(segment);
     for (const f of stored) this.stored.set(f.path, f);
     this.batches.add([{ stored, segment }]);
