@@ -24,106 +24,99 @@ export type BulkValue = number | string | boolean | null;
 const encoder = new TextEncoder();
 const TWO_32 = 2 ** 32;
 
-/** A growing little-endian byte buffer. */
-class Bytes {
-  buf = new Uint8Array(1024);
-  view = new DataView(this.buf.buffer);
-  at = 0;
-
-  room(n: number): void {
-    if (this.at + n <= this.buf.length) return;
-    let size = this.buf.length * 2;
-    while (size < this.at + n) size *= 2;
-    const next = new Uint8Array(size);
-    next.set(this.buf.subarray(0, this.at));
-    this.buf = next;
-    this.view = new DataView(next.buffer);
-  }
-
-  byte(b: number): void {
-    this.room(1);
-    this.buf[this.at++] = b;
-  }
-
-  /** A safe integer as a signed 64-bit one (two's complement: `hi * 2^32 + lo`, lo unsigned). */
-  i64(n: number): void {
-    this.room(8);
-    this.view.setUint32(this.at, n >>> 0, true);
-    this.view.setInt32(this.at + 4, Math.floor(n / TWO_32), true);
-    this.at += 8;
-  }
-
-  /** A node id. */
-  id(n: unknown): void {
-    if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) {
-      throw new TypeError(`not a node id: ${String(n)}`);
-    }
-    this.i64(n);
-  }
-
-  /** UTF-8, NUL-terminated (a NUL inside the text would end it: it becomes U+FFFD). */
-  cstring(s: string): void {
-    const text = s.includes("\0") ? s.replaceAll("\0", "\uFFFD") : s;
-    this.room(text.length * 3 + 1);
-    this.at += encoder.encodeInto(text, this.buf.subarray(this.at)).written;
-    this.buf[this.at++] = 0;
-  }
-
-  value(v: BulkValue): void {
-    if (v === null) return this.byte(BI_NULL);
-    switch (typeof v) {
-      case "boolean":
-        this.room(2);
-        this.buf[this.at++] = BI_BOOL;
-        this.buf[this.at++] = v ? 1 : 0;
-        return;
-      case "number":
-        // An integer stays one, as `{p: 1}` does in Cypher; any other number is a double.
-        if (Number.isSafeInteger(v)) {
-          this.byte(BI_LONG);
-          return this.i64(v);
-        }
-        this.room(9);
-        this.buf[this.at++] = BI_DOUBLE;
-        this.view.setFloat64(this.at, v, true);
-        this.at += 8;
-        return;
-      case "string":
-        this.byte(BI_STRING);
-        return this.cstring(v);
-    }
-    throw new TypeError(`GRAPH.BULK cannot carry ${typeof v}`);
-  }
-
-  done(): Uint8Array {
-    return this.buf.subarray(0, this.at);
-  }
-}
-
 /**
  * One relation type's blob: rows `[from, to, ...values]`, the ends internal node ids, the values
- * those of `props` in order.
+ * those of `props` in order. Sized first, then written into one buffer (plain functions over a
+ * DataView and an offset: the loop stays small for the optimizing compiler).
  */
 export function edgeBlob(
   type: string,
   props: readonly string[],
   rows: readonly (readonly unknown[])[],
 ): Uint8Array {
-  const out = new Bytes();
-  out.cstring(type);
-  out.room(4);
-  out.view.setUint32(out.at, props.length, true);
-  out.at += 4;
-  for (const p of props) out.cstring(p);
+  let size = 3 * type.length + 5;
+  for (const p of props) size += 3 * p.length + 1;
   for (const row of rows) {
     if (row.length !== props.length + 2) {
       throw new Error(`a ${type} row has ${row.length - 2} values for ${props.length} properties`);
     }
-    out.id(row[0]);
-    out.id(row[1]);
-    for (let i = 2; i < row.length; i++) out.value(row[i] as BulkValue);
+    size += 16;
+    for (let i = 2; i < row.length; i++) size += sizeOf(row[i]);
   }
-  return out.done();
+  const buf = new Uint8Array(size);
+  const view = new DataView(buf.buffer);
+  let at = cstring(buf, 0, type);
+  view.setUint32(at, props.length, true);
+  at += 4;
+  for (const p of props) at = cstring(buf, at, p);
+  for (const row of rows) {
+    at = id(view, at, row[0]);
+    at = id(view, at, row[1]);
+    for (let i = 2; i < row.length; i++) at = value(buf, view, at, row[i] as BulkValue);
+  }
+  return buf.subarray(0, at);
+}
+
+/** The most bytes a value takes (UTF-8 is at most 3 bytes per UTF-16 unit); throws if none. */
+function sizeOf(v: unknown): number {
+  if (v === null) return 1;
+  switch (typeof v) {
+    case "boolean":
+      return 2;
+    case "number":
+      return 9;
+    case "string":
+      return 3 * v.length + 2;
+  }
+  throw new TypeError(`GRAPH.BULK cannot carry ${typeof v}`);
+}
+
+/** UTF-8, NUL-terminated (a NUL inside the text would end it: it becomes U+FFFD); the next offset. */
+function cstring(buf: Uint8Array, at: number, s: string): number {
+  const text = s.includes("\0") ? s.replaceAll("\0", "\uFFFD") : s;
+  at += encoder.encodeInto(text, buf.subarray(at)).written;
+  buf[at] = 0;
+  return at + 1;
+}
+
+/** A safe integer as a signed 64-bit one (two's complement: `hi * 2^32 + lo`, lo unsigned). */
+function i64(view: DataView, at: number, n: number): number {
+  view.setUint32(at, n >>> 0, true);
+  view.setInt32(at + 4, Math.floor(n / TWO_32), true);
+  return at + 8;
+}
+
+/** A node id. */
+function id(view: DataView, at: number, n: unknown): number {
+  if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) {
+    throw new TypeError(`not a node id: ${String(n)}`);
+  }
+  return i64(view, at, n);
+}
+
+function value(buf: Uint8Array, view: DataView, at: number, v: BulkValue): number {
+  if (v === null) {
+    buf[at] = BI_NULL;
+    return at + 1;
+  }
+  switch (typeof v) {
+    case "boolean":
+      buf[at] = BI_BOOL;
+      buf[at + 1] = v ? 1 : 0;
+      return at + 2;
+    case "number":
+      // An integer stays one, as `{p: 1}` does in Cypher; any other number is a double.
+      if (Number.isSafeInteger(v)) {
+        buf[at] = BI_LONG;
+        return i64(view, at + 1, v);
+      }
+      buf[at] = BI_DOUBLE;
+      view.setFloat64(at + 1, v, true);
+      return at + 9;
+    default:
+      buf[at] = BI_STRING;
+      return cstring(buf, at + 1, v);
+  }
 }
 
 /** The `GRAPH.BULK` command that appends these blobs' edges (`edges` in all) to `graph`. */

@@ -190,8 +190,10 @@ function rowsById(
   edges: Edge[],
   nodeId: (id: string, file: boolean) => number | undefined,
 ): { byType: Map<EdgeType, unknown[][]>; rest: Edge[] } {
-  const byType = new Map<EdgeType, unknown[][]>();
-  const rest: Edge[] = [];
+  // The result made first: a loop the optimizing compiler takes over mid-way (on-stack) had then
+  // never seen the literal, and gave its code up at the first return (three times a run).
+  const out = { byType: new Map<EdgeType, unknown[][]>(), rest: [] as Edge[] };
+  const { byType, rest } = out;
   for (const e of edges) {
     const from = nodeId(e.from, !!e.fromFile);
     const to = from === undefined ? undefined : nodeId(e.to, !!e.toFile);
@@ -205,7 +207,7 @@ function rowsById(
     if (list) list.push(row);
     else byType.set(e.type, [row]);
   }
-  return { byType, rest };
+  return out;
 }
 
 function edgeRow(e: Edge): Record<string, unknown> {
