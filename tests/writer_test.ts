@@ -54,12 +54,7 @@ Deno.test("created nodes' ids come back in order, and edges joined by them reach
     });
     assert.equal(f.p, "b.py");
 
-    const known = new Map<string, number>([
-      ["f:a.py", files[0]],
-      ["f:b.py", files[1]],
-      ...[0, 1, 2, 5].map((i) => [`s${i}`, ids[i]] as [string, number]),
-    ]);
-    assert.deepEqual(await edgesThrough(writer, known), EXPECTED);
+    assert.deepEqual(await edgesThrough(writer, files, ids), EXPECTED);
   } finally {
     await db.deleteGraph(graph);
   }
@@ -85,8 +80,16 @@ const EXPECTED = [
   { t: "IMPORTS", a: "f:b.py", b: "f:a.py", line: 0, n: null, c: null, via: null, only: true },
 ];
 
-/** EDGES written through `writer`, read back with their properties and their types. */
-async function edgesThrough(writer: GraphWriter, known: Map<string, number>) {
+/**
+ * EDGES written through `writer` (the nodes' internal ids: files a.py and b.py, then definitions
+ * s0...), read back with their properties and their types.
+ */
+async function edgesThrough(writer: GraphWriter, files: number[], ids: number[]) {
+  const known = new Map<string, number>([
+    ["f:a.py", files[0]],
+    ["f:b.py", files[1]],
+    ...[0, 1, 2, 5].map((i) => [`s${i}`, ids[i]] as [string, number]),
+  ]);
   await writer.edgesById(EDGES, (id) => known.get(id));
   const db = await testDb();
   const rows = await db.query(
@@ -121,12 +124,7 @@ Deno.test("a user the server does not let run GRAPH.BULK gets the same edges thr
     await writer.createIndexes();
     const files = await writer.files([file("a.py"), file("b.py")]);
     const ids = await writer.symbols(Array.from({ length: 6 }, (_, i) => symbol(i)));
-    const known = new Map<string, number>([
-      ["f:a.py", files[0]],
-      ["f:b.py", files[1]],
-      ...[0, 1, 2, 5].map((i) => [`s${i}`, ids[i]] as [string, number]),
-    ]);
-    assert.deepEqual(await edgesThrough(writer, known), EXPECTED);
+    assert.deepEqual(await edgesThrough(writer, files, ids), EXPECTED);
   } finally {
     await db.deleteGraph(graph);
     await db.close();
