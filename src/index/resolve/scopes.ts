@@ -405,34 +405,38 @@ export abstract class Scopes {
     accept: (r: DefRef) => boolean,
     unique: boolean,
   ): { refs: DefRef[]; confidence: number } {
-    const pick = (refs: DefRef[], confidence: number) => {
-      const ok = distinct(refs.filter(accept));
-      return ok.length && sameSymbol(ok) ? { refs: ok, confidence } : undefined;
-    };
     // 1. enclosing scopes of this file, innermost first
     for (let at = from;; at = scope.refs[at].def.parent) {
       const isTypeScope = at >= 0 && TYPE_KINDS.has(scope.refs[at].def.kind) &&
         scope.refs[at].def.kind !== "Module";
       if (!isTypeScope || scope.spec.implicitThis || at === from) {
-        const here = (scope.children.get(at)?.get(name) ?? []).filter(accept);
-        const near = nearest(here, this.line);
-        if (near.length !== here.length) this.lineSensitive = true;
-        const hit = pick(near, CONF_SCOPE);
-        if (hit) return hit;
+        // (Most scopes define no such name: nothing to filter then.)
+        const named = scope.children.get(at)?.get(name);
+        if (named) {
+          const here = named.filter(accept);
+          const near = nearest(here, this.line);
+          if (near.length !== here.length) this.lineSensitive = true;
+          const hit = pickRefs(near, accept, CONF_SCOPE);
+          if (hit) return hit;
+        }
         // An open type's or module's other parts (Ruby `module LineEditor` in another file): its
         // names there are as near as this part's, nearer than any base's.
         if (at >= 0 && this.isOpen(scope.refs[at]) && TYPE_KINDS.has(scope.refs[at].def.kind)) {
           const parts = this.partsOf(scope.refs[at]);
           if (parts.length > 1) {
             const other = parts.flatMap((p) => this.members.get(p.node.id)?.get(name) ?? []);
-            const inPart = pick(other.filter((r) => r.file !== scope.facts), CONF_SCOPE);
+            const inPart = pickRefs(
+              other.filter((r) => r.file !== scope.facts),
+              accept,
+              CONF_SCOPE,
+            );
             if (inPart) return inPart;
           }
         }
         // Where members are in scope in a type's body, so are its bases' (nested types too).
         if (isTypeScope && scope.spec.implicitThis) {
           const inherited = this.basesOf(scope.refs[at]).flatMap((b) => this.member(b, name));
-          const viaBase = pick(inherited, CONF_SCOPE);
+          const viaBase = pickRefs(inherited, accept, CONF_SCOPE);
           if (viaBase) return viaBase;
         }
       }
@@ -442,7 +446,7 @@ export abstract class Scopes {
     const bound = this.bindingsOf(scope).get(name);
     if (bound) {
       const refs = bound.flatMap((b) => (b.name ? this.importedFrom(b, name) : []));
-      const hit = pick(refs, CONF_SCOPE);
+      const hit = pickRefs(refs, accept, CONF_SCOPE);
       if (hit) return hit;
       // A static member import (`import static a.Util.f`, Kotlin `import a.Obj.f`).
       const members = bound.flatMap((b) => {
@@ -452,24 +456,24 @@ export abstract class Scopes {
           this.member(t, b.name!)
         );
       });
-      const memberHit = pick(members, CONF_SCOPE);
+      const memberHit = pickRefs(members, accept, CONF_SCOPE);
       if (memberHit) return memberHit;
       // Imported from outside the repository (`from os.path import join`): that name, not ours.
       if (bound.every((b) => b.files.length === 0)) return { refs: [], confidence: 0 };
     }
     // 3. wildcard imports
-    const wild = pick(this.exported(scope.wildcards ?? [], name, 0), CONF_SCOPE);
+    const wild = pickRefs(this.exported(scope.wildcards ?? [], name, 0), accept, CONF_SCOPE);
     if (wild) return wild;
     // `using static A.B.Log;` / `import static a.b.Util.*;`: members of the imported type.
     for (const w of scope.wildcardTypes ?? []) {
       const types = this.exported(w.files, w.type, 0).filter(isType);
-      const hit = pick(types.flatMap((t) => this.member(t, name)), CONF_SCOPE);
+      const hit = pickRefs(types.flatMap((t) => this.member(t, name)), accept, CONF_SCOPE);
       if (hit) return hit;
     }
     // 4. same package
     const pkg = this.packageNames(scope)?.get(name)?.filter((r) => r.file !== scope.facts);
     if (pkg?.length) {
-      const hit = pick(pkg, CONF_SCOPE);
+      const hit = pickRefs(pkg, accept, CONF_SCOPE);
       if (hit) return hit;
     }
     // 5. unique in the repository
@@ -829,4 +833,15 @@ export abstract class Scopes {
     call: CallShape,
     depth: number,
   ): Found | undefined;
+}
+
+/** The accepted candidates, if any and all one symbol (overloads, a declaration and its body). */
+function pickRefs(
+  refs: DefRef[],
+  accept: (r: DefRef) => boolean,
+  confidence: number,
+): { refs: DefRef[]; confidence: number } | undefined {
+  if (!refs.length) return undefined;
+  const ok = distinct(refs.filter(accept));
+  return ok.length && sameSymbol(ok) ? { refs: ok, confidence } : undefined;
 }
