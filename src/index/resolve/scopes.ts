@@ -98,7 +98,21 @@ export abstract class Scopes {
       const spec = this.specOf(f.language);
       if (!spec) continue;
       const { refs, children, exports } = piecesOf(f);
-      this.scopes.set(f.path, { facts: f, spec, refs, children, exports });
+      // Every field from the start, in one order: scopes filled in later in different orders
+      // (bindings first, or hints) would each have a shape of their own, and the code reading them
+      // would be compiled and given up again at every new one.
+      this.scopes.set(f.path, {
+        facts: f,
+        spec,
+        refs,
+        children,
+        exports,
+        bindings: undefined,
+        hintsByVar: undefined,
+        wildcards: undefined,
+        wildcardTypes: undefined,
+        importEdges: undefined,
+      });
     }
   }
 
