@@ -42,7 +42,8 @@ Deno.test("a value Cypher cannot carry is refused, as by the package", () => {
 });
 
 Deno.test("rows vouched for as JSON are written as the general encoder writes them", () => {
-  // An index run's edge rows by internal id: numbers, "value", true and null.
+  // An index run's edge rows by internal id, as Cypher (without GRAPH.BULK): numbers, "value",
+  // true and null.
   const rows = [[12, 40, 3, 2, 0.9, "value"], [7, 7, 1, 1, 1, null], [1, 2], [5, 9, 4, true], []];
   assert.equal(cypherParams({ rows: new CypherJson(rows) }), cypherParams({ rows }));
   assert.equal(cypherParams({ rows: new CypherJson(rows) }), theirs({ rows }));
