@@ -1,14 +1,15 @@
 /**
- * The GRAPH.BULK relation blob (src/db/bulk.ts), read back by a decoder written from the format
- * (FalkorDB's bulk_insert.c): the type and property names, each row's node ids and typed values,
+ * The GRAPH.BULK relation and node blobs (src/db/bulk.ts), read back by a decoder written from the
+ * format (FalkorDB's bulk_insert.c): the type or labels and property names, each row's node ids
+ * (an edge's two, a node none) and typed values,
  * integers kept integers (negative and beyond 32 bits), other numbers doubles, text as UTF-8 with
  * a NUL inside it replaced, and what the endpoint cannot carry refused before anything is sent.
  */
 import assert from "node:assert/strict";
-import { bulkEdgesCommand, edgeBlob } from "../src/db/bulk.ts";
+import { bulkEdgesCommand, bulkNodesCommand, edgeBlob, nodeBlob } from "../src/db/bulk.ts";
 
-/** The blob as FalkorDB reads it. */
-function decode(blob: Uint8Array): { type: string; props: string[]; rows: unknown[][] } {
+/** The blob as FalkorDB reads it: `ids` node ids per row (2 for edges, 0 for nodes). */
+function decode(blob: Uint8Array, ids = 2): { type: string; props: string[]; rows: unknown[][] } {
   const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
   const dec = new TextDecoder();
   let at = 0;
@@ -30,7 +31,7 @@ function decode(blob: Uint8Array): { type: string; props: string[]; rows: unknow
   const props = Array.from({ length: count }, cstring);
   const rows: unknown[][] = [];
   while (at < blob.length) {
-    const row: unknown[] = [i64(), i64()];
+    const row: unknown[] = Array.from({ length: ids }, i64);
     for (let i = 0; i < count; i++) {
       const t = blob[at++];
       if (t === 0) row.push(null);
@@ -82,6 +83,18 @@ Deno.test("booleans, no properties, a NUL inside text, and a blob past its first
   assert.equal(back.rows.length, many.length);
   assert.deepEqual(back.rows[12_345], many[12_345]);
   assert.deepEqual(back.rows.at(-1), many.at(-1));
+});
+
+Deno.test("a node blob reads back as its labels, properties and rows, with no ids", () => {
+  const rows = [["s1", "run", 3, null], ["s2", "naïve", 2 ** 40, "a\0b"]];
+  assert.deepEqual(decode(nodeBlob("Symbol:Method", ["id", "name", "line", "doc"], rows), 0), {
+    type: "Symbol:Method",
+    props: ["id", "name", "line", "doc"],
+    rows: [["s1", "run", 3, null], ["s2", "naïve", 2 ** 40, "a\uFFFDb"]],
+  });
+  assert.throws(() => nodeBlob("File", ["id", "path"], [["f"]]), /1 values for 2 properties/);
+  const a = nodeBlob("File", [], [[], []]);
+  assert.deepEqual(bulkNodesCommand("g", [a], 2), ["GRAPH.BULK", "g", "2", "0", "1", "0", a]);
 });
 
 Deno.test("what GRAPH.BULK cannot carry is refused before anything is sent", () => {

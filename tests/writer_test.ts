@@ -3,7 +3,9 @@
  * in the order the nodes were given (definitions of several kinds interleaved, batches pipelined),
  * and edges joined by those ids (GRAPH.BULK) end at the nodes they name with the properties Cypher
  * would give them, with the edges whose ends it does not know joined by their indexed ids instead;
- * a user the server does not let run GRAPH.BULK gets the same edges through Cypher.
+ * nodes created in order through GRAPH.BULK get the ids they were numbered and the labels and
+ * properties Cypher gives them, and a graph another writer added a node to first is refused; a user
+ * the server does not let run GRAPH.BULK gets the same nodes and edges through Cypher.
  */
 import assert from "node:assert/strict";
 import { Db } from "../src/db/client.ts";
@@ -60,6 +62,68 @@ Deno.test("created nodes' ids come back in order, and edges joined by them reach
   }
 });
 
+Deno.test("nodes created in order through GRAPH.BULK are numbered as created, as Cypher makes them", async () => {
+  const db = await testDb();
+  const bulk = `test-writer-${crypto.randomUUID().slice(0, 8)}`;
+  const cypher = `test-writer-${crypto.randomUUID().slice(0, 8)}`;
+  const writer = new GraphWriter(db, bulk);
+  const symbols = Array.from({ length: 3000 }, (_, i) =>
+    ({
+      ...symbol(i),
+      signature: i % 2 ? `def n${i}(a, b)` : undefined,
+      doc: i === 7 ? 'naïve ∑ 😀 "quoted" line\nnext' : undefined,
+    }) as SymbolNode);
+  try {
+    await writer.createIndexes();
+    // Two batches, each files then definitions of several kinds interleaved.
+    const first = await writer.nodesInOrder([file("a.py")], symbols.slice(0, 1000));
+    const second = await writer.nodesInOrder([file("b.py"), file("c.py")], symbols.slice(1000));
+    await writer.checkNodeIds();
+    const files = [...first.files, ...second.files];
+    const ids = [...first.symbols, ...second.symbols];
+    assert.equal(new Set([...ids, ...files]).size, 3003, "ids are distinct");
+    const byId = new Map(
+      (await db.query(bulk, "MATCH (n) RETURN id(n) AS n, n.id AS id")).map((r) => [r.n, r.id]),
+    );
+    assert.deepEqual(files.map((n) => byId.get(n)), ["f:a.py", "f:b.py", "f:c.py"]);
+    assert.deepEqual(ids.map((n) => byId.get(n)), symbols.map((s) => s.id));
+
+    // The same nodes through Cypher: the same labels and properties.
+    const other = new GraphWriter(db, cypher);
+    await other.createIndexes();
+    await other.files([file("a.py"), file("b.py"), file("c.py")]);
+    await other.symbols(symbols);
+    const dump = async (graph: string) =>
+      (await db.query(graph, "MATCH (n) RETURN labels(n) AS l, properties(n) AS p"))
+        .map((r) => JSON.stringify([r.l, Object.entries(r.p as object).sort()])).sort();
+    assert.deepEqual(await dump(bulk), await dump(cypher));
+    // The full-text index took them in.
+    const [hit] = await db.query(
+      bulk,
+      "CALL db.idx.fulltext.queryNodes('Symbol', 'n2999') YIELD node RETURN node.id AS id",
+    );
+    assert.equal(hit?.id, "s2999");
+    assert.deepEqual(await edgesThrough(writer, files, ids), EXPECTED);
+  } finally {
+    await db.deleteGraph(bulk);
+    await db.deleteGraph(cypher);
+  }
+});
+
+Deno.test("nodes numbered in order are refused when the graph had a node of another writer", async () => {
+  const db = await testDb();
+  const graph = `test-writer-${crypto.randomUUID().slice(0, 8)}`;
+  const writer = new GraphWriter(db, graph);
+  try {
+    await db.query(graph, "CREATE (:File {id: 'f:other.py'})");
+    const { symbols } = await writer.nodesInOrder([file("a.py")], [symbol(0), symbol(1)]);
+    assert.deepEqual(symbols, [1, 2], "numbered as if the graph were empty");
+    await assert.rejects(writer.checkNodeIds(), /not numbered as they were created/);
+  } finally {
+    await db.deleteGraph(graph);
+  }
+});
+
 /**
  * s0 -> s1, a.py -> s2, s5 -> s0 (through a value), b.py -> a.py (types only) by internal id;
  * s3 -> s4 by indexed id (unknown to nodeId).
@@ -109,7 +173,7 @@ async function edgesThrough(writer: GraphWriter, files: number[], ids: number[])
   return rows;
 }
 
-Deno.test("a user the server does not let run GRAPH.BULK gets the same edges through Cypher", async () => {
+Deno.test("a user the server does not let run GRAPH.BULK gets the same nodes and edges through Cypher", async () => {
   const admin = await testDb();
   const user = `nobulk${crypto.randomUUID().slice(0, 6)}`;
   await admin.command(["ACL", "SETUSER", user, "on", ">pw", "~*", "&*", "+@all", "-graph.bulk"]);
@@ -122,8 +186,15 @@ Deno.test("a user the server does not let run GRAPH.BULK gets the same edges thr
     );
     const writer = new GraphWriter(db, graph);
     await writer.createIndexes();
-    const files = await writer.files([file("a.py"), file("b.py")]);
-    const ids = await writer.symbols(Array.from({ length: 6 }, (_, i) => symbol(i)));
+    const { files, symbols: ids } = await writer.nodesInOrder(
+      [file("a.py"), file("b.py")],
+      Array.from({ length: 6 }, (_, i) => symbol(i)),
+    );
+    await writer.checkNodeIds();
+    const [row] = await db.query(graph, "MATCH (s) WHERE id(s) = $n RETURN s.id AS id", {
+      n: ids[5],
+    });
+    assert.equal(row.id, "s5");
     assert.deepEqual(await edgesThrough(writer, files, ids), EXPECTED);
   } finally {
     await db.deleteGraph(graph);

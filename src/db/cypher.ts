@@ -72,6 +72,9 @@ CREATE (s:Symbol:${kind} ${fromRow(SYMBOL_PROPS)})
 RETURN id(s) AS n`;
 }
 
+/** The id property of the node with internal id `$n` (bound by a WITH: a seek, not a scan). */
+export const NODE_ID_AT = `WITH $n AS n MATCH (x) WHERE id(x) = n RETURN x.id AS id`;
+
 function endpoint(file: boolean): string {
   return file ? "File" : "Symbol";
 }

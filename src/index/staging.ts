@@ -136,21 +136,27 @@ export class StagingStream {
    * order of its facts (`symbolNodes`). Edges join them by these (writer.ts `edgesById`).
    */
   private readonly ids = new Map<string, Float64Array>();
+  private readonly writer: GraphWriter;
+  /** Every node written and their ids checked (see `nodesWritten`), once asked for. */
+  #nodesWritten?: Promise<void>;
 
   /**
    * @param graph the staging graph; `hashes` and `facts` are the staging keys of the file-hash
    *   and facts caches. Everything at these keys is removed first.
    */
   constructor(db: Db, graph: string, hashes: string, facts: string, clearKeys: string[]) {
-    const writer = new GraphWriter(db, graph);
+    const writer = this.writer = new GraphWriter(db, graph);
     const cleared = (async () => {
       await db.deleteGraph(graph);
       await db.command(["DEL", ...clearKeys]);
       await writer.createIndexes();
     })();
+    // The graph is new and only these batches create its nodes: numbered in order (writer.ts).
     this.nodes = new Batches<Nodes>(() => cleared, NODE_FILES, async (batch) => {
-      const files = await writer.files(batch.map((n) => n.file));
-      const symbols = await writer.symbols(batch.flatMap((n) => n.symbols));
+      const { files, symbols } = await writer.nodesInOrder(
+        batch.map((n) => n.file),
+        batch.flatMap((n) => n.symbols),
+      );
       let at = 0;
       batch.forEach((n, i) => {
         const ids = new Float64Array(n.symbols.length + 1);
@@ -201,11 +207,12 @@ export class StagingStream {
   }
 
   /**
-   * Writes the nodes still queued and waits for every node write (the edges' ends); rethrows the
-   * first failure. The hashes and facts may still be on their way.
+   * Writes the nodes still queued, waits for every node write (the edges' ends) and checks their
+   * ids (writer.ts `checkNodeIds`); rethrows the first failure. The hashes and facts may still be
+   * on their way.
    */
   nodesWritten(): Promise<void> {
-    return this.nodes.finish();
+    return this.#nodesWritten ??= this.nodes.finish().then(() => this.writer.checkNodeIds());
   }
 
   /**
@@ -220,7 +227,7 @@ export class StagingStream {
   async finish(): Promise<void> {
     this.seal();
     // Both are waited for, whichever fails first.
-    const [nodes, rest] = await Promise.allSettled([this.nodes.finish(), this.batches.finish()]);
+    const [nodes, rest] = await Promise.allSettled([this.nodesWritten(), this.batches.finish()]);
     if (nodes.status === "rejected") throw nodes.reason;
     if (rest.status === "rejected") throw rest.reason;
   }

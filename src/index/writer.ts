@@ -1,6 +1,6 @@
 /** Writes the in-memory model to a FalkorDB graph in batches. */
 import { type Db, WRITE_TIMEOUT_MS } from "../db/client.ts";
-import { bulkEdgesCommand, edgeBlob } from "../db/bulk.ts";
+import { bulkEdgesCommand, bulkNodesCommand, edgeBlob, nodeBlob } from "../db/bulk.ts";
 import * as Q from "../db/cypher.ts";
 import { CypherJson } from "../db/params.ts";
 import type { SymbolKind } from "../graph/facts.ts";
@@ -12,6 +12,9 @@ const EDGE_BATCH = 5000;
 export class GraphWriter {
   /** Whether the server takes GRAPH.BULK (false once it refused it: then Cypher). */
   #bulk = true;
+  /** Nodes `nodesInOrder` created; its first and last, by internal id and id property. */
+  #numbered = 0;
+  #ends: { first?: [number, string]; last?: [number, string] } = {};
 
   constructor(private readonly db: Db, readonly graph: string) {}
 
@@ -27,19 +30,93 @@ export class GraphWriter {
 
   /** Creates definition nodes; returns their internal ids, in the order given. */
   async symbols(symbols: SymbolNode[]): Promise<number[]> {
-    const byKind = new Map<SymbolKind, number[]>();
-    symbols.forEach((s, i) => {
-      const list = byKind.get(s.kind);
-      if (list) list.push(i);
-      else byKind.set(s.kind, [i]);
-    });
     const ids = new Array<number>(symbols.length);
-    for (const [kind, at] of byKind) {
+    for (const [kind, at] of groupByKind(symbols)) {
       const rows = at.map((i) => row(symbols[i], Q.SYMBOL_PROPS));
       const created = await this.batched(Q.createSymbols(kind), rows, NODE_BATCH);
       at.forEach((i, k) => ids[i] = created[k]);
     }
     return ids;
+  }
+
+  /**
+   * Creates these files' and definitions' nodes; returns their internal ids, in the order given.
+   * Only for a graph whose every node this writer created this way, from empty (a full run's
+   * staging graph, cleared first): FalkorDB gives the nodes of a graph none was deleted from ids in
+   * the order it creates them, so one GRAPH.BULK command creates them all, with no Cypher and no
+   * ids to send back, and their ids follow from the nodes before. `checkNodeIds` checks that once
+   * the nodes are written. A server that refuses the command gets Cypher, which returns the ids.
+   */
+  async nodesInOrder(
+    files: FileNode[],
+    symbols: SymbolNode[],
+  ): Promise<{ files: number[]; symbols: number[] }> {
+    if (this.#bulk) {
+      const blobs = [nodeBlob("File", Q.FILE_PROPS, files.map((f) => row(f, Q.FILE_PROPS)))];
+      const byKind = groupByKind(symbols);
+      for (const [kind, at] of byKind) {
+        blobs.push(
+          nodeBlob(
+            `Symbol:${kind}`,
+            Q.SYMBOL_PROPS,
+            at.map((i) => row(symbols[i], Q.SYMBOL_PROPS)),
+          ),
+        );
+      }
+      const count = files.length + symbols.length;
+      // Numbered now, before the command goes: calls answer in the order they are made.
+      const first = this.#numbered;
+      this.#numbered += count;
+      try {
+        const reply = String(
+          await this.db.command(bulkNodesCommand(this.graph, blobs, count), WRITE_TIMEOUT_MS),
+        );
+        if (!reply.includes(`${count} nodes created`)) {
+          throw new Error(`GRAPH.BULK of ${count} nodes answered: ${reply}`);
+        }
+        const fileIds = files.map((_, i) => first + i);
+        const symbolIds = new Array<number>(symbols.length);
+        const keys = files.map((f) => f.id);
+        let next = first + files.length;
+        for (const at of byKind.values()) {
+          for (const i of at) {
+            symbolIds[i] = next++;
+            keys.push(symbols[i].id);
+          }
+        }
+        if (count) {
+          this.#ends.first ??= [first, keys[0]];
+          this.#ends.last = [next - 1, keys[count - 1]];
+        }
+        return { files: fileIds, symbols: symbolIds };
+      } catch (err) {
+        if (first > 0 || !/unknown command|NOPERM|no permissions/i.test((err as Error).message)) {
+          throw err;
+        }
+        this.#bulk = false;
+        this.#numbered = 0;
+      }
+    }
+    return { files: await this.files(files), symbols: await this.symbols(symbols) };
+  }
+
+  /**
+   * Throws unless the first and last nodes `nodesInOrder` numbered have the ids it gave them (a
+   * graph something else wrote to or deleted from meanwhile: its edges would join the wrong nodes).
+   */
+  async checkNodeIds(): Promise<void> {
+    for (const end of [this.#ends.first, this.#ends.last]) {
+      if (!end) continue;
+      const [internal, id] = end;
+      const rows = await this.db.query(this.graph, Q.NODE_ID_AT, { n: internal });
+      if (rows[0]?.id !== id) {
+        throw new Error(
+          `the nodes of ${this.graph} are not numbered as they were created (node ${internal} is ` +
+            `${JSON.stringify(rows[0]?.id ?? null)}, not ${JSON.stringify(id)}): was it written ` +
+            `to by another process? Index again.`,
+        );
+      }
+    }
   }
 
   /** Each kind of edge (type, and which ends are files) in its own statements, sent together. */
@@ -174,6 +251,17 @@ export class GraphWriter {
       if (!/already indexed|already exists/i.test((err as Error).message)) throw err;
     }
   }
+}
+
+/** The indexes of `symbols`, by kind, in order. */
+function groupByKind(symbols: SymbolNode[]): Map<SymbolKind, number[]> {
+  const byKind = new Map<SymbolKind, number[]>();
+  symbols.forEach((s, i) => {
+    const list = byKind.get(s.kind);
+    if (list) list.push(i);
+    else byKind.set(s.kind, [i]);
+  });
+  return byKind;
 }
 
 /** A node's properties as a row of its create statement (a missing one null). */
