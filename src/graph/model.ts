@@ -70,8 +70,21 @@ export function shortHash(text: string): string {
   return createHash("sha256").update(text).digest("hex").slice(0, 24);
 }
 
+/**
+ * File ids asked for lately, by path: a run asks for each file's several times (its node, its
+ * scope, each edge from it), each a SHA-256. Emptied when it holds FILE_IDS_KEPT.
+ */
+const fileIds = new Map<string, string>();
+const FILE_IDS_KEPT = 200_000;
+
 export function fileId(path: string): string {
-  return shortHash(`file\0${path}`);
+  let id = fileIds.get(path);
+  if (id === undefined) {
+    if (fileIds.size >= FILE_IDS_KEPT) fileIds.clear();
+    id = shortHash(`file\0${path}`);
+    fileIds.set(path, id);
+  }
+  return id;
 }
 
 export function qualifiedName(module: string, local: string): string {
