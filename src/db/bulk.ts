@@ -15,6 +15,8 @@
  * reusing those of deleted nodes (writer.ts `nodesInOrder` relies on a graph with none).
  */
 
+import type { Arg } from "./resp.ts";
+
 const BI_NULL = 0;
 const BI_BOOL = 1;
 const BI_DOUBLE = 2;
@@ -154,7 +156,7 @@ export function bulkNodesCommand(
   graph: string,
   blobs: Uint8Array[],
   nodes: number,
-): (string | Uint8Array)[] {
+): Arg[] {
   return ["GRAPH.BULK", graph, String(nodes), "0", String(blobs.length), "0", ...blobs];
 }
 
@@ -163,6 +165,6 @@ export function bulkEdgesCommand(
   graph: string,
   blobs: Uint8Array[],
   edges: number,
-): (string | Uint8Array)[] {
+): Arg[] {
   return ["GRAPH.BULK", graph, "0", String(edges), "0", String(blobs.length), ...blobs];
 }

@@ -2,6 +2,7 @@
 import { type Db, WRITE_TIMEOUT_MS } from "../db/client.ts";
 import { bulkEdgesCommand, bulkNodesCommand, edgeBlob, nodeBlob } from "../db/bulk.ts";
 import * as Q from "../db/cypher.ts";
+import type { Arg } from "../db/resp.ts";
 import { CypherJson } from "../db/params.ts";
 import type { SymbolKind } from "../graph/facts.ts";
 import type { Edge, EdgeType, FileNode, SymbolNode } from "../graph/model.ts";
@@ -67,35 +68,29 @@ export class GraphWriter {
       // Numbered now, before the command goes: calls answer in the order they are made.
       const first = this.#numbered;
       this.#numbered += count;
-      try {
-        const reply = String(
-          await this.db.command(bulkNodesCommand(this.graph, blobs, count), WRITE_TIMEOUT_MS),
-        );
-        if (!reply.includes(`${count} nodes created`)) {
-          throw new Error(`GRAPH.BULK of ${count} nodes answered: ${reply}`);
-        }
+      if (await this.#bulkCommand(bulkNodesCommand(this.graph, blobs, count), count, 0)) {
+        // The server creates the blobs' nodes in order: the files, then each kind's definitions.
         const fileIds = files.map((_, i) => first + i);
         const symbolIds = new Array<number>(symbols.length);
-        const keys = files.map((f) => f.id);
         let next = first + files.length;
+        let [firstKey, lastKey] = [files[0]?.id, files.at(-1)?.id];
         for (const at of byKind.values()) {
           for (const i of at) {
             symbolIds[i] = next++;
-            keys.push(symbols[i].id);
+            firstKey ??= symbols[i].id;
+            lastKey = symbols[i].id;
           }
         }
         if (count) {
-          this.#ends.first ??= [first, keys[0]];
-          this.#ends.last = [next - 1, keys[count - 1]];
+          this.#ends.first ??= [first, firstKey!];
+          this.#ends.last = [next - 1, lastKey!];
         }
         return { files: fileIds, symbols: symbolIds };
-      } catch (err) {
-        if (first > 0 || !/unknown command|NOPERM|no permissions/i.test((err as Error).message)) {
-          throw err;
-        }
-        this.#bulk = false;
-        this.#numbered = 0;
       }
+      if (first > 0) {
+        throw new Error(`GRAPH.BULK was refused after it created nodes in ${this.graph}`);
+      }
+      this.#numbered = 0;
     }
     return { files: await this.files(files), symbols: await this.symbols(symbols) };
   }
@@ -117,6 +112,27 @@ export class GraphWriter {
         );
       }
     }
+  }
+
+  /**
+   * Runs a GRAPH.BULK command that creates `nodes` nodes and `edges` edges, and checks that it did.
+   * False when the server refuses the command (a user whose ACL does not allow it): this writer
+   * then writes Cypher.
+   */
+  async #bulkCommand(args: Arg[], nodes: number, edges: number): Promise<boolean> {
+    let reply: string;
+    try {
+      reply = String(await this.db.command(args, WRITE_TIMEOUT_MS));
+    } catch (err) {
+      if (!/unknown command|NOPERM|no permissions/i.test((err as Error).message)) throw err;
+      this.#bulk = false;
+      return false;
+    }
+    const made = /(\d+) nodes created, (\d+) edges created/.exec(reply);
+    if (!made || Number(made[1]) !== nodes || Number(made[2]) !== edges) {
+      throw new Error(`GRAPH.BULK of ${nodes} nodes and ${edges} edges answered: ${reply}`);
+    }
+    return true;
   }
 
   /** Each kind of edge (type, and which ends are files) in its own statements, sent together. */
@@ -154,18 +170,7 @@ export class GraphWriter {
         blobs.push(edgeBlob(type, Q.EDGE_PROPS[type], rows));
         count += rows.length;
       }
-      try {
-        const reply = String(
-          await this.db.command(bulkEdgesCommand(this.graph, blobs, count), WRITE_TIMEOUT_MS),
-        );
-        if (!reply.includes(` ${count} edges created`)) {
-          throw new Error(`GRAPH.BULK of ${count} edges answered: ${reply}`);
-        }
-        return;
-      } catch (err) {
-        if (!/unknown command|NOPERM|no permissions/i.test((err as Error).message)) throw err;
-        this.#bulk = false;
-      }
+      if (await this.#bulkCommand(bulkEdgesCommand(this.graph, blobs, count), 0, count)) return;
     }
     await Promise.all(
       // Rows of numbers, `"value"`, true and null: written as their JSON (params.ts CypherJson).
