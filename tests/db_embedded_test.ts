@@ -75,6 +75,33 @@ Deno.test("embedded: start, reuse by a second process, status, stop", async () =
   });
 });
 
+Deno.test("embedded: a server a query starts is said once, with how to stop it", async () => {
+  await bundledBinaries();
+  await withDataDir(async (dir) => {
+    const env = { CGRAPH_DB: "embedded", CGRAPH_DATA_DIR: dir };
+    const fixture = join(new URL("../fixtures/python", import.meta.url).pathname);
+    // A query's session connects quietly (no progress lines), yet the daemon it leaves running is
+    // news the user can act on: one line, with where it runs and what stops it.
+    const first = await runCgraph(["callers", "store", "-C", fixture], env);
+    assert.equal(first.code, 0, first.stderr);
+    const said = first.stderr.split("\n").filter((l) => /started an embedded FalkorDB/.test(l));
+    assert.equal(said.length, 1, first.stderr);
+    assert.match(said[0], /127\.0\.0\.1:\d+/);
+    assert.match(said[0], /'cgraph db stop' stops it/);
+    assert.doesNotMatch(first.stderr, /starting the embedded FalkorDB/);
+    // Reused: nothing more is said.
+    const second = await runCgraph(["callers", "store", "-C", fixture], env);
+    assert.equal(second.code, 0, second.stderr);
+    assert.doesNotMatch(second.stderr, /FalkorDB/);
+    // `db start --quiet` reports the server on stdout itself and adds no line of its own.
+    assert.equal((await runCgraph(["db", "stop"], env)).code, 0);
+    const quiet = await runCgraph(["db", "start", "--quiet"], env);
+    assert.equal(quiet.code, 0, quiet.stderr);
+    assert.match(quiet.stdout, /ready: embedded at 127\.0\.0\.1:\d+/);
+    assert.equal(quiet.stderr.trim(), "");
+  });
+});
+
 Deno.test("embedded: two processes starting at once share one server", async () => {
   await bundledBinaries();
   await withDataDir(async (dir) => {

@@ -184,7 +184,12 @@ async function start(args: string[]): Promise<number> {
     out(SUB_HELP.start);
     return 0;
   }
-  const r = await ensureDbDetailed({ mode: parseMode(values.mode), quiet: values.quiet });
+  // The ready line below says what was started, so a quiet start adds nothing of its own.
+  const r = await ensureDbDetailed({
+    mode: parseMode(values.mode),
+    quiet: values.quiet,
+    announce: !values.quiet,
+  });
   try {
     const extra = r.instance
       ? ` (pid ${r.instance.pid}, data ${r.instance.data_dir}, log ${r.instance.log_file})`

@@ -32,11 +32,7 @@ export const indexCommand: Command = {
       );
       return 0;
     }
-    const T = (m: string) =>
-      Deno.env.get("TR") && console.error(`${performance.now().toFixed(0)} ${m}`);
-    T("index cmd");
     const ref = await projectRef(positionals[0], values);
-    T("ref");
     const wait = values.wait === undefined ? WAIT_S : Number(values.wait);
     if (!Number.isFinite(wait) || wait < 0) {
       console.error(`cgraph index: --wait takes seconds (a number >= 0), not '${values.wait}'`);
@@ -54,11 +50,9 @@ export const indexCommand: Command = {
         onLock: (message) => console.error(`cgraph: ${message}`),
       })
     );
-    T("summary");
     console.log(
       values.json ? JSON.stringify(summaryJson(summary), null, 2) : formatSummary(summary),
     );
-    T("printed");
     return 0;
   },
 };

@@ -13,19 +13,12 @@ export const PROJECT_OPTIONS = {
 
 /** Opens the database (auto-init), runs `fn`, and always closes the connection. */
 export async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
-  const T = (m: string) =>
-    Deno.env.get("TR") && console.error(`${performance.now().toFixed(0)} ${m}`);
-  T("withDb");
   const db = await ensureDb();
-  T("ensured");
   try {
     await migrateOnce(db);
-    T("migrated");
     return await fn(db);
   } finally {
-    T("fn done");
     await db.close();
-    T("closed");
   }
 }
 

@@ -87,14 +87,23 @@ function dockerFailed(what: string, detail: string): CgraphError {
   );
 }
 
-/** Starts (or reuses) the container and waits until FalkorDB answers in it. */
-export async function startDocker(dataDir: string, quiet = false): Promise<Verified> {
+/**
+ * Starts (or reuses) the container and waits until FalkorDB answers in it. A container this call
+ * started is said once (unless `announce` is false), even when `quiet`: it keeps running.
+ */
+export async function startDocker(
+  dataDir: string,
+  quiet = false,
+  announce = true,
+): Promise<Verified> {
   let info = await containerInfo();
+  let started = false;
   if (info.exists && !info.running) {
     if (!quiet) log.info(`starting the existing docker container ${CONTAINER}`);
     const r = await runProgram("docker", ["start", CONTAINER], 60_000);
     if (!r.ok) throw dockerFailed(`docker start ${CONTAINER}`, r.error ?? "unknown error");
     info = await containerInfo();
+    started = true;
   }
   if (!info.exists) {
     const port = portIsFree(6379) ? 6379 : freePort();
@@ -128,6 +137,7 @@ export async function startDocker(dataDir: string, quiet = false): Promise<Verif
     ], 15 * 60_000);
     if (!r.ok) throw dockerFailed(`docker run ${IMAGE}`, r.error ?? "unknown error");
     info = await containerInfo();
+    started = true;
   }
   if (!info.running || !info.port) {
     throw dockerFailed(
@@ -156,9 +166,14 @@ export async function startDocker(dataDir: string, quiet = false): Promise<Verif
       }`,
     );
   }
-  return await connectVerified(ep, {
-    fix: `See 'docker logs ${CONTAINER}'.`,
-  });
+  const verified = await connectVerified(ep, { fix: `See 'docker logs ${CONTAINER}'.` });
+  if (started && announce) {
+    log.info(
+      `started FalkorDB in docker (container ${CONTAINER}, ${HOST}:${info.port}); it keeps ` +
+        "running for later calls; 'cgraph db stop' stops it",
+    );
+  }
+  return verified;
 }
 
 function lastLines(r: { stdout: string; stderr: string }): string {

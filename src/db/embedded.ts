@@ -74,7 +74,13 @@ export interface EmbeddedContext {
   env: (k: string) => string | undefined;
   dataDir: string;
   cacheDir: string;
+  /** No progress lines (a start is still said, unless `announce` is false). */
   quiet?: boolean;
+  /**
+   * Say once, even when quiet, that a server was started, where, and that `cgraph db stop` stops
+   * it: it keeps running after this process (default true; `cgraph db start` says so itself).
+   */
+  announce?: boolean;
 }
 
 export interface EmbeddedReady {
@@ -169,7 +175,7 @@ export async function startEmbedded(ctx: EmbeddedContext): Promise<EmbeddedReady
       log.info(`replacing the stale embedded FalkorDB (${again.why})`);
     }
     await retireStale(paths, again.state, ctx.quiet ?? false);
-    const state = await launch(paths, bins, ctx.quiet ?? false);
+    const state = await launch(paths, bins, ctx.quiet ?? false, ctx.announce ?? true);
     const v = await connectVerified(await instanceEndpoint(state), {
       fix: `See the server log: ${paths.logFile}`,
     });
@@ -282,6 +288,7 @@ async function launch(
   paths: EmbeddedPaths,
   bins: Binaries,
   quiet: boolean,
+  announce: boolean,
 ): Promise<InstanceState> {
   const password = await ensurePassword(paths.passwordFile);
   let lastFailure = "";
@@ -349,7 +356,7 @@ async function launch(
       const tmp = `${paths.stateFile}.${crypto.randomUUID()}.tmp`;
       await Deno.writeTextFile(tmp, JSON.stringify(state, null, 2) + "\n", { mode: 0o600 });
       await Deno.rename(tmp, paths.stateFile);
-      if (!quiet) {
+      if (announce) {
         log.info(
           `started an embedded FalkorDB (pid ${pid}, 127.0.0.1:${port}, data ${paths.dataDir}); ` +
             "it keeps running for later calls; 'cgraph db stop' stops it",

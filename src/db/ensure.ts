@@ -65,7 +65,10 @@ export interface Step {
 
 export interface EnsureOptions {
   mode?: DbMode;
+  /** Warnings and errors only (a server started is still said, unless `announce` is false). */
   quiet?: boolean;
+  /** Say when a server is started for this call (default true). */
+  announce?: boolean;
   /** Overrides of CGRAPH_DATA_DIR / CGRAPH_CACHE_DIR / the environment (tests, tools). */
   dataDir?: string;
   cacheDir?: string;
@@ -87,6 +90,7 @@ export interface Ctx {
   env: (k: string) => string | undefined;
   mode: DbMode;
   quiet: boolean;
+  announce: boolean;
   dataDir: string;
   cacheDir: string;
 }
@@ -97,6 +101,7 @@ export function context(opts: EnsureOptions): Ctx {
     env,
     mode: opts.mode ?? dbMode(env),
     quiet: opts.quiet ?? false,
+    announce: opts.announce ?? true,
     dataDir: opts.dataDir ?? dataDir(),
     cacheDir: opts.cacheDir ?? cacheDir(),
   };
@@ -251,7 +256,7 @@ export async function ensureDbDetailed(opts: EnsureOptions = {}): Promise<Ensure
       log.debug(`docker: ${engine.detail}`);
     } else {
       try {
-        const v = await startDocker(ctx.dataDir, ctx.quiet);
+        const v = await startDocker(ctx.dataDir, ctx.quiet, ctx.announce);
         const where = address(v.db.endpoint);
         info(`using FalkorDB in docker container cgraph-falkordb at ${where}`);
         steps.push({ source: "docker", status: "used", detail: `${engine.detail}, ${where}` });
@@ -278,6 +283,7 @@ export async function ensureDbDetailed(opts: EnsureOptions = {}): Promise<Ensure
       dataDir: ctx.dataDir,
       cacheDir: ctx.cacheDir,
       quiet: ctx.quiet,
+      announce: ctx.announce,
     });
     const where = address(r.state);
     if (r.reused) info(`using the embedded FalkorDB at ${where} (pid ${r.state.pid})`);
