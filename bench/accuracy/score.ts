@@ -22,7 +22,7 @@ export interface Score {
 }
 
 const TYPE_KINDS = new Set(["Class", "Struct", "Interface", "Enum", "Trait", "Module"]);
-const EXAMPLES = 6;
+const EXAMPLES = Number(Deno.env.get("ACC_EXAMPLES") ?? 6);
 
 export interface ScoreOptions {
   selfNames?: string[];

@@ -156,6 +156,11 @@ export interface TypeHint {
   type: string;
   /** The variable holds this expression's value (`x = make()`, `x = a.b`): typed on demand. */
   expr?: string;
+  /**
+   * With `type`: the variable holds this field of a value of that type, not the value itself (a
+   * destructured parameter, `({ gen }: Cxt)`). A destructured value is an `expr` (`cxt.gen`).
+   */
+  field?: string;
   /** Line of the declaration or assignment. */
   line?: number;
   /** The variable holds a pointer to a value of the type (C, C++ `Foo* p`, a smart pointer). */

@@ -158,6 +158,11 @@ export interface LanguageSpec {
    */
   identityMethods?: string[];
   /**
+   * Operators whose value is the left operand's unless it is missing or false, then the right's
+   * (`a ?? b`, `a || b`): such an expression has the type of the operand that has one, left first.
+   */
+  fallbackOperators?: string[];
+  /**
    * A function's value is its last expression (Ruby), and a bare name that is no local is a call
    * of the method of that name: `shell.ask` types `shell` by what `def shell` ends with.
    */

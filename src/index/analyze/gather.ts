@@ -73,6 +73,8 @@ export interface HintNode {
   variable: Node;
   type?: Node;
   value?: Node;
+  /** The property the variable is read from (`@hint.field`: destructuring `{ gen } = cxt`). */
+  field?: Node;
 }
 
 /** The definitions, calls, imports, bases and hints the query's matches capture. */
@@ -133,7 +135,10 @@ function take(file: FileReading, name: string, node: Node, byName: Map<string, N
     const variable = byName.get("hint.var");
     const type = byName.get("hint.type");
     const value = byName.get("hint.value");
-    if (variable && (type || value)) g.hintNodes.push({ at: node, variable, type, value });
+    const field = byName.get("hint.field");
+    if (variable && (type || value)) {
+      g.hintNodes.push({ at: node, variable, type, value, ...(field ? { field } : {}) });
+    }
   } else if (name === "package") g.pkg ??= node.text.trim();
   else if (name === "export.default") g.defaultExport ??= cleanName(node.text);
 }

@@ -2,7 +2,7 @@
 import type { Node } from "web-tree-sitter";
 import type { LanguageSpec } from "../../lang/spec.ts";
 import type { TypeHint } from "../../graph/facts.ts";
-import { compactExpr, normalizeReceiver, valueType } from "./text.ts";
+import { cleanName, compactExpr, normalizeReceiver, valueType } from "./text.ts";
 import type { HintNode } from "./gather.ts";
 import { type Locate, withoutBlock } from "./defs.ts";
 
@@ -30,13 +30,20 @@ export function typeHints(
       : "";
     // A pointer to `char` is a C string, as a parameter's type reads (declaratorMark).
     if (pointer && type === "char") type = "char*";
-    const expr = !type && h.value ? compactExpr(withoutBlock(h.value)) : undefined;
+    const value = !type && h.value ? compactExpr(withoutBlock(h.value)) : undefined;
+    const field = h.field ? cleanName(h.field.text) : undefined;
+    // `const { gen } = cxt`: the variable holds `cxt.gen` (the value parenthesised unless a name
+    // or path, so that `(a || b).gen` stays one member read).
+    const expr = value && field
+      ? `${/^[\w$.]+$/.test(value) ? value : `(${value})`}.${field}`
+      : value;
     if (!type && !expr) continue;
     hints.push({
       scope: defIndexAt(h.at),
       variable,
       type,
       ...(expr ? { expr } : {}),
+      ...(type && field ? { field } : {}),
       line: h.at.startPosition.row + 1,
       ...(pointer ? { pointer: true } : {}),
       ...(spec.pointers &&

@@ -132,7 +132,8 @@ export abstract class OverloadChoice extends ExtensionMethods {
     const t = this.typeOfExpr(scope, from, a.slice(1), MAX_DEPTH - 2);
     if (t.type) return t.type.def.name;
     if (t.name) return t.name;
-    return this.hintFor(scope, from, a.slice(1))?.hint.type ?? "";
+    const hint = this.hintFor(scope, from, a.slice(1))?.hint;
+    return hint && !hint.field ? hint.type : "";
   }
 
   /** 2 same type, 1 assignable (boxing, widening, subtype, Object), -100 not assignable. */

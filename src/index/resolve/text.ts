@@ -24,6 +24,29 @@ export function splitArgs(text: string): string[] {
   return out;
 }
 
+/**
+ * `a ?? b` split at the first of `operators` written outside brackets and strings, with spaces
+ * around it: the operands, or undefined when there is none.
+ */
+export function splitAtOperator(text: string, operators: string[]): [string, string] | undefined {
+  let depth = 0;
+  let quote = "";
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quote) {
+      if (ch === "\\") i++;
+      else if (ch === quote) quote = "";
+    } else if (ch === '"' || ch === "'" || ch === "`") quote = ch;
+    else if ("([{".includes(ch)) depth++;
+    else if (")]}".includes(ch)) depth--;
+    else if (depth === 0 && ch === " ") {
+      const op = operators.find((o) => text.startsWith(`${o} `, i + 1));
+      if (op) return [text.slice(0, i).trim(), text.slice(i + op.length + 2).trim()];
+    }
+  }
+  return undefined;
+}
+
 /** What an argument's text shows of its type (as CallFact.argTypes): literals and variables. */
 export function literalType(arg: string): string {
   if (/^"/.test(arg)) return "String";

@@ -3,7 +3,14 @@ import { TYPE_KINDS } from "../../graph/facts.ts";
 import type { TypeHint } from "../../graph/facts.ts";
 import { CONF_TYPED, type DefRef, type FileScope, MAX_DEPTH, type TypeOf } from "./model.ts";
 import { depthOf, isType, packageOf } from "./refs.ts";
-import { lastDot, literalType, matchingParen, openingParen, splitArgs } from "./text.ts";
+import {
+  lastDot,
+  literalType,
+  matchingParen,
+  openingParen,
+  splitArgs,
+  splitAtOperator,
+} from "./text.ts";
 import { Scopes } from "./scopes.ts";
 import { Memo2 } from "./memo.ts";
 
@@ -52,6 +59,14 @@ export abstract class Types extends Scopes {
     }
     if (!expr) return {};
     const spec = scope.spec;
+    // `a ?? b`, `a || b`: the value is one operand's, left first.
+    const operands = spec.fallbackOperators?.some((o) => expr.includes(o))
+      ? splitAtOperator(expr, spec.fallbackOperators)
+      : undefined;
+    if (operands) {
+      const left = this.typeOfExpr(scope, from, operands[0], depth + 1);
+      return left.type || left.known ? left : this.typeOfExpr(scope, from, operands[1], depth + 1);
+    }
     // A literal (`"x"`, `1`, `2.5`, `true`): a value of a built-in type.
     if (/^["'$@\d-]|^(true|false)$/.test(expr)) {
       const lit = literalType(expr.replace(/^[$@]+(?=")/, ""));
@@ -206,7 +221,12 @@ export abstract class Types extends Scopes {
     const found = this.hintFor(scope, from, expr);
     if (found) {
       const { hint, owner } = found;
-      if (hint.type) return this.typeNamed(owner, hint.scope, hint.type);
+      if (hint.type) {
+        const t = this.typeNamed(owner, hint.scope, hint.type);
+        // `({ gen }: Cxt)`: the field of a Cxt.
+        if (!hint.field) return t;
+        return t.type ? this.fieldTypeOf(t.type, hint.field, depth + 1) : {};
+      }
       if (hint.expr && hint.expr !== expr) {
         const t = this.typeOfExpr(owner, hint.scope, hint.expr, depth + 1);
         if (t.type || t.known) return t;

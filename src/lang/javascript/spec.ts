@@ -78,6 +78,7 @@ export const javascript: LanguageSpec = {
   constructorNames: ["constructor"],
   inheritsConstructors: true,
   superNames: ["super"],
+  fallbackOperators: ["??", "||"],
   mergeSameNamedMembers: true,
   constructorFunctions: true,
   definitionWrappers: JS_DEFINITION_WRAPPERS,

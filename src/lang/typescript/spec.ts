@@ -30,6 +30,7 @@ export const typescript: LanguageSpec = {
   constructorNames: ["constructor"],
   inheritsConstructors: true,
   superNames: ["super"],
+  fallbackOperators: ["??", "||"],
   mergeSameNamedMembers: true,
   constructorFunctions: true,
   definitionWrappers: JS_DEFINITION_WRAPPERS,

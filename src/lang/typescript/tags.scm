@@ -238,6 +238,28 @@
         name: (property_identifier) @_prop
         type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @hint.type))))) @hint
   (#eq? @hint.var @_prop))
+; destructured parameters of a named type: ({ gen, char: c }: ParseCxt) -- gen is ParseCxt's gen
+(required_parameter
+  pattern: (object_pattern
+    [(shorthand_property_identifier_pattern) @hint.var @hint.field
+     (object_assignment_pattern left: (shorthand_property_identifier_pattern) @hint.var @hint.field)
+     (pair_pattern key: (property_identifier) @hint.field value: (identifier) @hint.var)
+     (pair_pattern
+       key: (property_identifier) @hint.field
+       value: (assignment_pattern left: (identifier) @hint.var))])
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @hint.type)) @hint
+; destructured values: const { gen, data: d } = cxt -- gen holds cxt.gen, d holds cxt.data (not an
+; import's: `const { x } = await import("./m")`, `require("./m")` are imports, read above)
+((variable_declarator
+  name: (object_pattern
+    [(shorthand_property_identifier_pattern) @hint.var @hint.field
+     (object_assignment_pattern left: (shorthand_property_identifier_pattern) @hint.var @hint.field)
+     (pair_pattern key: (property_identifier) @hint.field value: (identifier) @hint.var)
+     (pair_pattern
+       key: (property_identifier) @hint.field
+       value: (assignment_pattern left: (identifier) @hint.var))])
+  value: (_) @hint.value) @hint
+  (#not-match? @hint.value "^(await\\s+)?(import|require)\\s*\\("))
 ; const x = make(), const x = a.b, const f = g, this.x = y.z(): typed on demand from the value.
 (variable_declarator
   name: (identifier) @hint.var
@@ -255,6 +277,12 @@
 (assignment_expression
   left: [(identifier) (member_expression)] @hint.var
   right: (new_expression constructor: [(identifier) (member_expression)] @hint.type)) @hint
+
+; An interface's properties type what reads them (cxt.gen, const { gen } = cxt): interface X { gen: G }
+(interface_body
+  (property_signature
+    name: (property_identifier) @hint.var
+    type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @hint.type)) @hint)
 
 ; Class fields hold for the whole class (scope = the class): private repo: Repo, cache = new Cache(),
 ; and constructor parameter properties constructor(private repo: Repo) (the hint sits on the class
