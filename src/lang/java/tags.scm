@@ -82,14 +82,14 @@
 (import_declaration [(scoped_identifier) (identifier)] @import.source (asterisk) @import.wildcard) @import
 
 ; ---------------------------------------------------------------------------------------------
-; Inheritance (generic arguments dropped: the base's name node is captured).
+; Inheritance: the base as written, with its type arguments (`Base<Mra>`: what its `T` is here).
 
 (superclass [(type_identifier) (scoped_type_identifier)] @reference.extends)
-(superclass (generic_type [(type_identifier) (scoped_type_identifier)] @reference.extends))
+(superclass (generic_type [(type_identifier) (scoped_type_identifier)]) @reference.extends)
 (super_interfaces (type_list [(type_identifier) (scoped_type_identifier)] @reference.implements))
-(super_interfaces (type_list (generic_type [(type_identifier) (scoped_type_identifier)] @reference.implements)))
+(super_interfaces (type_list (generic_type [(type_identifier) (scoped_type_identifier)]) @reference.implements))
 (extends_interfaces (type_list [(type_identifier) (scoped_type_identifier)] @reference.extends))
-(extends_interfaces (type_list (generic_type [(type_identifier) (scoped_type_identifier)] @reference.extends)))
+(extends_interfaces (type_list (generic_type [(type_identifier) (scoped_type_identifier)]) @reference.extends))
 
 ; ---------------------------------------------------------------------------------------------
 ; Type hints: declared types of locals, fields, parameters, loop variables and resources;
