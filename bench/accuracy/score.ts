@@ -167,12 +167,14 @@ export function score(oracle: Oracle, cg: CgExport, opts: ScoreOptions = {}): Sc
         }
       }
     }
+    const desc = `${caller} -> ${callee} (${target.qualified}, at ${e.line}, conf ${e.confidence})`;
     if (e.via === "value") {
       valueEdges++;
       if (hit) valueCorrect++;
+      // Listed for --detail, outside the precision (a compiler resolves few function values).
+      else note(wrong, examples.wrong, "function value the oracle lacks (counted apart)", desc);
       continue;
     }
-    const desc = `${caller} -> ${callee} (${target.qualified}, at ${e.line}, conf ${e.confidence})`;
     if (hit) {
       cgEdges++;
       correct++;

@@ -38,7 +38,7 @@ export function analyze(
     }
   });
 
-  const hints = typeHints(spec, g.hintNodes, defIndexAt);
+  const hints = typeHints(spec, g.hintNodes, defIndexAt, defs);
 
   return {
     path: file.path,

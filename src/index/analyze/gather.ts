@@ -75,6 +75,11 @@ export interface HintNode {
   value?: Node;
   /** The property the variable is read from (`@hint.field`: destructuring `{ gen } = cxt`). */
   field?: Node;
+  /**
+   * The type of this file the variable is a field of, wherever it is written (`@hint.owner`:
+   * `Compiler.prototype.push = push` gives Compiler a field `push`).
+   */
+  owner?: Node;
 }
 
 /** The definitions, calls, imports, bases and hints the query's matches capture. */
@@ -136,8 +141,16 @@ function take(file: FileReading, name: string, node: Node, byName: Map<string, N
     const type = byName.get("hint.type");
     const value = byName.get("hint.value");
     const field = byName.get("hint.field");
+    const owner = byName.get("hint.owner");
     if (variable && (type || value)) {
-      g.hintNodes.push({ at: node, variable, type, value, ...(field ? { field } : {}) });
+      g.hintNodes.push({
+        at: node,
+        variable,
+        type,
+        value,
+        ...(field ? { field } : {}),
+        ...(owner ? { owner } : {}),
+      });
     }
   } else if (name === "package") g.pkg ??= node.text.trim();
   else if (name === "export.default") g.defaultExport ??= cleanName(node.text);

@@ -1,7 +1,7 @@
 /** The analyzer's type hints: what variables hold, where written. */
 import type { Node } from "web-tree-sitter";
 import type { LanguageSpec } from "../../lang/spec.ts";
-import type { TypeHint } from "../../graph/facts.ts";
+import { type DefFact, TYPE_KINDS, type TypeHint } from "../../graph/facts.ts";
 import { cleanName, compactExpr, normalizeReceiver, valueType } from "./text.ts";
 import type { HintNode } from "./gather.ts";
 import { type Locate, withoutBlock } from "./defs.ts";
@@ -11,6 +11,7 @@ export function typeHints(
   spec: LanguageSpec,
   hintNodes: HintNode[],
   defIndexAt: Locate,
+  defs: DefFact[],
 ): TypeHint[] {
   const hints: TypeHint[] = [];
   // A statement a pattern already types (`x = Foo.new`) needs no hint on its value as well.
@@ -38,9 +39,14 @@ export function typeHints(
       ? `${/^[\w$.]+$/.test(value) ? value : `(${value})`}.${field}`
       : value;
     if (!type && !expr) continue;
+    // A field of a type named elsewhere in the file: the hint is the type's, as a field
+    // declared in its body is; none when the file defines no such type.
+    const scope = h.owner ? ownerIndex(defs, h.owner.text) : defIndexAt(h.at);
+    if (scope === undefined) continue;
     hints.push({
-      scope: defIndexAt(h.at),
-      variable,
+      scope,
+      // Written as its methods read it (`this.push`): a bare `push` in them is another name.
+      variable: h.owner && spec.selfNames.length ? `${spec.selfNames[0]}.${variable}` : variable,
       type,
       ...(expr ? { expr } : {}),
       ...(type && field ? { field } : {}),
@@ -53,6 +59,17 @@ export function typeHints(
     });
   }
   return hints;
+}
+
+/** The file-level definition named `name` a field can belong to: a type, else a function. */
+function ownerIndex(defs: DefFact[], name: string): number | undefined {
+  let found: number | undefined;
+  defs.forEach((d, i) => {
+    if (d.parent !== -1 || d.name !== name) return;
+    if (TYPE_KINDS.has(d.kind)) found ??= i;
+    else if (d.kind === "Function" && found === undefined) found = i;
+  });
+  return found;
 }
 
 /**

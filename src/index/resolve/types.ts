@@ -511,13 +511,20 @@ export abstract class Types extends Scopes {
   }
 
   /** Functions a field holds (`self.cb = self.handle`), through the type's bases. */
-  fieldValue(type: DefRef, field: string, depth: number): DefRef[] {
-    const ts = this.scopes.get(type.file.path);
+  fieldValue(type: DefRef, field: string, depth: number, seen = new Set<string>()): DefRef[] {
     if (depth > MAX_DEPTH) return this.cutOff([]);
+    if (seen.has(type.node.id)) return [];
+    seen.add(type.node.id);
+    const ts = this.scopes.get(type.file.path);
     if (!ts) return [];
     const hint = this.fieldHintOf(ts, type, field);
-    if (!hint?.expr) return [];
-    return this.functionsOf(ts, hint.scope, hint.expr, depth + 1);
+    if (hint) return hint.expr ? this.functionsOf(ts, hint.scope, hint.expr, depth + 1) : [];
+    // Declared in a base (`Base.prototype.push = push`, `self.cb = ..` in a base's method).
+    for (const base of this.basesOf(type)) {
+      const value = this.fieldValue(base, field, depth + 1, seen);
+      if (value.length) return value;
+    }
+    return [];
   }
 
   /** Functions passed for a parameter of an enclosing definition (`run(step)`: fn is step). */

@@ -218,6 +218,27 @@
   left: [(identifier) (member_expression)] @hint.var
   right: (_) @hint.value) @hint
 
+; destructured values: const { client, name: n } = this -- client holds this.client (not an import's:
+; `const { x } = require("./m")`, `await import("./m")` are imports, read above)
+((variable_declarator
+  name: (object_pattern
+    [(shorthand_property_identifier_pattern) @hint.var @hint.field
+     (object_assignment_pattern left: (shorthand_property_identifier_pattern) @hint.var @hint.field)
+     (pair_pattern key: (property_identifier) @hint.field value: (identifier) @hint.var)
+     (pair_pattern
+       key: (property_identifier) @hint.field
+       value: (assignment_pattern left: (identifier) @hint.var))])
+  value: (_) @hint.value) @hint
+  (#not-match? @hint.value "^(await\\s+)?(import|require)\\s*\\("))
+; Compiler.prototype.push = push: the class's instances have a field push holding that function
+; (this.push() in its methods and its subclasses' calls it).
+((assignment_expression
+  left: (member_expression
+    object: (member_expression object: (identifier) @hint.owner property: (property_identifier) @_proto)
+    property: (property_identifier) @hint.var)
+  right: [(identifier) (member_expression)] @hint.value) @hint
+  (#eq? @_proto "prototype"))
+
 ; const x = new Foo(), this.x = new Foo(), x = new mod.Foo()
 (variable_declarator
   name: (identifier) @hint.var
