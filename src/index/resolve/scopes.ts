@@ -649,6 +649,9 @@ export abstract class Scopes {
     return names;
   }
 
+  /** A type, or a function made a class by its prototype methods (`Foo.prototype.m = ..`). */
+  readonly typeLike = (r: DefRef): boolean => isType(r) || this.constructorFunctions.has(r.node.id);
+
   resolveTypeRef(scope: FileScope, from: number, written: string): DefRef[] {
     if (!this.structureKnown) return this.resolveTypeRefUncached(scope, from, written);
     const known = this.typeRefCache.get(scope.facts.path, from, written);
@@ -691,7 +694,8 @@ export abstract class Scopes {
       }
     }
     // The scope that has the name decides; among its types of that name, the one of that arity.
-    const found = this.lookup(scope, from, name, isType, true).refs;
+    // A constructor function with prototype methods is a class too (`new Mocha()`).
+    const found = this.lookup(scope, from, name, this.typeLike, true).refs;
     // `::Readline` (Ruby): the top-level constant only.
     if (/^\s*(::|\.)/.test(written) && !parts.length) {
       return found.filter((r) => r.node.qualified_name === name);

@@ -434,7 +434,8 @@ export abstract class Types extends Scopes {
 
   /** A type name written in a scope, resolved; `known` when it names nothing in the repository. */
   typeNamed(scope: FileScope, from: number, written: string, depth = 0): TypeOf {
-    const refs = this.resolveTypeRef(scope, from, written).filter(isType);
+    // A constructor function with prototype methods is a class (`new Mocha()`: a Mocha).
+    const refs = this.resolveTypeRef(scope, from, written).filter(this.typeLike);
     if (refs.length) return { type: refs[0] };
     // A type alias (Kotlin `typealias RawOption = NullableOption<String, String>`): a file-level
     // hint on a type-like name, in this file, imported or of the package.

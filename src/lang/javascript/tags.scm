@@ -107,10 +107,16 @@
 ; f(), f`tpl`
 (call_expression function: (identifier) @name) @reference.call
 ; obj.m(), this.m(), super.m(), a.b.c(), obj?.m(), this.#m()
-(call_expression
+((call_expression
   function: (member_expression
     object: (_) @receiver
     property: [(property_identifier) (private_property_identifier)] @name)) @reference.call
+  (#not-eq? @receiver "exports"))
+; exports.f() in a CommonJS module calls its own exports.f = function () {}: the file's f.
+((call_expression
+  function: (member_expression object: (identifier) @_exports property: (property_identifier) @name))
+  @reference.call
+  (#eq? @_exports "exports"))
 
 ; new Foo(), new mod.Foo()
 (new_expression constructor: (identifier) @name) @reference.new
