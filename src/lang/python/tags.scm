@@ -37,6 +37,12 @@
 (assignment left: [(identifier) (attribute)] @hint.var type: (type) @hint.type) @hint
 (typed_parameter (identifier) @hint.var type: (type) @hint.type) @hint
 (typed_default_parameter name: (identifier) @hint.var type: (type) @hint.type) @hint
+; with Client() as client: client holds the context manager's value (what __enter__ returns,
+; `self` for most: a client, a file, a session)
+(with_item
+  value: (as_pattern
+    . [(call) (attribute) (identifier) (await)] @hint.value
+    alias: (as_pattern_target (identifier) @hint.var))) @hint
 
 ; Decorators run where the decorated definition is made (see spec.ts: @decorator).
 (decorator) @decorator
