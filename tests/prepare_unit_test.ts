@@ -3,9 +3,10 @@
  * tokens and macro blanking, Rust expression macros), the resolver's memo tables, and the early
  * start of `index --full` (its path, and its census taken as the run's walk).
  */
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { tokenize } from "../src/lang/c/tokens.ts";
 import { blankMacros } from "../src/lang/c/macros.ts";
+import { conditionHolds } from "../src/lang/c/conditionals.ts";
 import { prepareMacros } from "../src/lang/rust/macros.ts";
 import { Memo2, Memo3 } from "../src/index/resolve/memo.ts";
 import { join } from "node:path";
@@ -71,6 +72,44 @@ Deno.test("C macro blanking keeps every offset and line", () => {
   assertEquals(out.includes("local int"), false);
   assertEquals(out.includes("int lua_gettop (lua_State *L)"), true);
   assertEquals(out.includes("int helper (int x)"), true);
+});
+
+Deno.test("C function-like macros become functions, a block body as it is", () => {
+  const text =
+    "#define FLUSH_ONLY(s, last) { \\\n   tr_flush(s, last); \\\n   pending(s); \\\n}\n" +
+    "#define FLUSH(s, last) { \\\n   FLUSH_ONLY(s, last); \\\n   if (done(s)) return last; \\\n}\n" +
+    "#define pop(L,n) settop(L, -(n)-1)\n";
+  const out = blankMacros(text, { macroBodies: true });
+  assertEquals(out.length, text.length);
+  assertEquals(out.split("\n").length, text.split("\n").length);
+  // The block is the function's body; the line continuations are gone.
+  assert(out.startsWith("__m FLUSH_ONLY(s, last)     {  \n   tr_flush(s, last);"), out);
+  assert(out.includes("__m FLUSH(s, last)     {  \n   FLUSH_ONLY(s, last);"), out);
+  assert(out.includes("__m pop(L,n){settop(L, -(n)-1);}"), out);
+  assertEquals(out.includes("\\"), false);
+});
+
+Deno.test("C conditionals in code keep the branch a default build compiles", () => {
+  const defined = new Set(["HAVE_MMAP"]);
+  assertEquals(conditionHolds("ifdef", " MAXSEG_64K", defined), false);
+  assertEquals(conditionHolds("ifdef", " HAVE_MMAP /* set by configure */", defined), true);
+  assertEquals(conditionHolds("ifndef", " FASTEST", defined), true);
+  assertEquals(conditionHolds("ifdef", " __GNUC__", defined), true);
+  assertEquals(conditionHolds("if", " 0", defined), false);
+  assertEquals(conditionHolds("if", " defined(HAVE_MMAP)", defined), true);
+  assertEquals(conditionHolds("if", " !defined(_WIN32)", defined), true);
+  assertEquals(conditionHolds("if", " FASTEST", defined), false);
+  assertEquals(conditionHolds("if", " LUA_VERSION_NUM >= 503", defined), true);
+  const text = "#define LOCAL\nint copy(int a) {\n#ifdef MAXSEG_64K\n  return 0;\n#else\n" +
+    "  check(a);\n#endif\n#ifdef LOCAL\n  local(a);\n#else\n  other(a);\n#endif\n" +
+    "#undef LOCAL\n#ifdef LOCAL\n  gone(a);\n#endif\n  return a;\n}\n";
+  const out = blankMacros(text);
+  assertEquals(out.length, text.length);
+  assertEquals(out.includes("return 0"), false);
+  assertEquals(out.includes("check(a)"), true);
+  assertEquals(out.includes("local(a)"), true);
+  assertEquals(out.includes("other(a)"), false);
+  assertEquals(out.includes("gone(a)"), false);
 });
 
 Deno.test("Rust expression macros lose their name; strings, comments and braces stay", () => {

@@ -41,6 +41,13 @@ export function macroFunctions(tokens: Token[]): Map<number, string> {
     if (!body.trim() || body.includes("#")) continue;
     const inner = tokenize(body.replace(/\\(\r?\n)/g, " $1"));
     if (!inner.length || !balanced(inner)) continue;
+    // `#define FLUSH(s) { ... }`: the body is a block of its own, the function's body as it is.
+    if (wrapped(inner)) {
+      const rewritten = `${MACRO_MARK} ${m[1]}(${m[2]})`.padEnd(head.length) +
+        body.replace(/\\(\r?\n)/g, " $1");
+      if (rewritten.length === tk.text.length) edits.set(tk.start, rewritten);
+      continue;
+    }
     // the last line of the body gives two characters back for `;}`
     const lines = body.split("\n");
     const last = lines[lines.length - 1];
@@ -77,6 +84,17 @@ export function applyEdits(text: string, edits: Map<number, string>): string {
     at = start + rewritten.length;
   }
   return out + text.slice(at);
+}
+
+/** Whether the tokens are one `{ ... }` block: the first brace closes at the last token. */
+function wrapped(tokens: Token[]): boolean {
+  if (tokens[0]?.text !== "{" || tokens[tokens.length - 1].text !== "}") return false;
+  let depth = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    if (tokens[i].text === "{") depth++;
+    else if (tokens[i].text === "}" && --depth === 0) return i === tokens.length - 1;
+  }
+  return false;
 }
 
 function balanced(tokens: Token[]): boolean {
