@@ -2,7 +2,7 @@
 import type { Node } from "web-tree-sitter";
 import type { LanguageSpec } from "../../lang/spec.ts";
 import { type DefFact, TYPE_KINDS, type TypeHint } from "../../graph/facts.ts";
-import { cleanName, compactExpr, normalizeReceiver, valueType } from "./text.ts";
+import { cleanName, compactExpr, normalizeReceiver, qualifiedType, valueType } from "./text.ts";
 import type { HintNode } from "./gather.ts";
 import { type Locate, withoutBlock } from "./defs.ts";
 
@@ -25,9 +25,9 @@ export function typeHints(
     // `var h = (Wrapper<T>)cache.GetOrAdd(...)`: a cast names the type, however long the value.
     const castType = h.value?.type === "cast_expression" ? h.value.childForFieldName("type") : null;
     let type = h.type
-      ? valueType(h.type.text, spec)
+      ? declaredType(h.type.text, spec)
       : castType
-      ? valueType(castType.text, spec)
+      ? declaredType(castType.text, spec)
       : "";
     // A pointer to `char` is a C string, as a parameter's type reads (declaratorMark).
     if (pointer && type === "char") type = "char*";
@@ -59,6 +59,17 @@ export function typeHints(
     });
   }
   return hints;
+}
+
+/**
+ * A variable's declared type for member lookup (valueType), keeping the outer types a nested one
+ * is written with (`HttpConnection.Response res`: a Response of HttpConnection, not any type named
+ * Response); a package prefix is no part of it.
+ */
+function declaredType(text: string, spec: LanguageSpec): string {
+  const bare = valueType(text, spec);
+  const written = qualifiedType(text);
+  return bare && written.endsWith(`.${bare}`) ? written : bare;
 }
 
 /** The file-level definition named `name` a field can belong to: a type, else a function. */

@@ -133,7 +133,8 @@ export abstract class OverloadChoice extends ExtensionMethods {
     if (t.type) return t.type.def.name;
     if (t.name) return t.name;
     const hint = this.hintFor(scope, from, a.slice(1))?.hint;
-    return hint && !hint.field ? hint.type : "";
+    // As a parameter's type is written for the choice: its own name (`Map.Entry` -> `Entry`).
+    return hint && !hint.field ? hint.type.slice(hint.type.lastIndexOf(".") + 1) : "";
   }
 
   /** 2 same type, 1 assignable (boxing, widening, subtype, Object), -100 not assignable. */
