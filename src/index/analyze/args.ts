@@ -146,7 +146,7 @@ export function argType(a: Node, t: string = a.type): string {
     return type ? typeName(type.text) : "";
   }
   if (
-    /^(identifier|field_access|field_expression|member_expression|navigation_expression|member_access_expression)$/
+    /^(identifier|field_access|field_expression|member_expression|navigation_expression|member_access_expression|this|this_expression)$/
       .test(t)
   ) {
     return a.text.length <= 80 ? `=${normalizeReceiver(a.text)}` : "";

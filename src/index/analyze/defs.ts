@@ -187,15 +187,15 @@ export function inheritsOf(
   defIndexAt: Locate,
 ): InheritFact[] {
   const inherits: InheritFact[] = [];
-  for (const { node, relation, hooked } of inheritNodes) {
+  for (const { node, relation, hooked, at } of inheritNodes) {
     // `@hooked`: a mixin made inside a class-level hook method (spec.mixinHooks), which hands it
     // to the type the hook is defined in; anywhere else the capture is no mixin.
     if (hooked) {
       const fn = defIndexAt(node);
       if (fn < 0 || !defs[fn].static || !spec.mixinHooks?.includes(defs[fn].name)) continue;
     }
-    const from = defIndexAt(node, true);
-    const impl = implAt(containers, node);
+    const from = defIndexAt(at ?? node, true);
+    const impl = at ? undefined : implAt(containers, node);
     if (impl && (from < 0 || contains(containers.find((c) => c.def === from)!.node, impl.node))) {
       const generics = typeParamsOf(impl.node);
       const blanket = generics?.names.includes(impl.name);

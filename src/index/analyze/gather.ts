@@ -59,7 +59,11 @@ export interface Gathered {
   calls: Map<number, PendingCall>;
   imports: ImportFact[];
   importNodes: Node[];
-  inheritNodes: { node: Node; relation: InheritFact["relation"]; hooked: boolean }[];
+  /**
+   * Bases as written; `at`, when the base is named away from the definition it is a base of
+   * (`@inherit.at`: an enum constant's body extends the enum named above it).
+   */
+  inheritNodes: { node: Node; relation: InheritFact["relation"]; hooked: boolean; at?: Node }[];
   hintNodes: HintNode[];
   pkg?: string;
   defaultExport?: string;
@@ -134,7 +138,8 @@ function take(file: FileReading, name: string, node: Node, byName: Map<string, N
   else if (name.startsWith("reference.")) {
     const relation = name.slice("reference.".length);
     if (relation === "extends" || relation === "implements" || relation === "inherits") {
-      g.inheritNodes.push({ node, relation, hooked: byName.has("hooked") });
+      const at = byName.get("inherit.at");
+      g.inheritNodes.push({ node, relation, hooked: byName.has("hooked"), ...(at ? { at } : {}) });
     }
   } else if (name === "hint") {
     const variable = byName.get("hint.var");

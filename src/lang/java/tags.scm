@@ -24,6 +24,10 @@
   (constructor_declaration name: (identifier) @name) @definition.method)))
 (enum_constant name: (identifier) @name body: (class_body)) @definition.class
 (enum_constant body: (class_body (method_declaration name: (identifier) @name) @definition.method))
+; ... and is a subclass of its enum: `this` in its methods is a State (an argument of type State).
+(enum_declaration
+  name: (identifier) @reference.extends
+  body: (enum_body (enum_constant body: (class_body) @inherit.at)))
 (object_creation_expression
   (class_body (method_declaration name: (identifier) @name) @definition.method))
 
