@@ -154,6 +154,8 @@ export interface TypeHint {
   variable: string;
   /** The declared or constructed type; empty when only `expr` is known. */
   type: string;
+  /** The declared type's type arguments as written (`List<User> users`: `User`). */
+  typeArgs?: string[];
   /** The variable holds this expression's value (`x = make()`, `x = a.b`): typed on demand. */
   expr?: string;
   /**

@@ -227,6 +227,13 @@ export interface LanguageSpec {
    * a call on a library value keeps a type for overload choice.
    */
   libraryReturns?: Record<string, string>;
+  /**
+   * Standard-library generic methods whose result is one of the receiver type's type arguments,
+   * by `Type.method` (`List.get` -> 0: the element of a `List<User>` is a User; `Map.get` -> 1).
+   * Read through a repository type that extends the library type (`Elements extends
+   * Nodes<Element>`, `Nodes<T> extends ArrayList<T>`).
+   */
+  elementReturns?: Record<string, number>;
   /** Functions whose first argument names the type of their result (`typing.cast(T, v)`). */
   castFunctions?: string[];
   /** Test files by this ecosystem's naming (`*_test.go`, `test_*.py`, `*.spec.ts`, `src/test/`). */

@@ -2,7 +2,14 @@
 import type { Node } from "web-tree-sitter";
 import type { LanguageSpec } from "../../lang/spec.ts";
 import { type DefFact, TYPE_KINDS, type TypeHint } from "../../graph/facts.ts";
-import { cleanName, compactExpr, normalizeReceiver, qualifiedType, valueType } from "./text.ts";
+import {
+  cleanName,
+  compactExpr,
+  normalizeReceiver,
+  qualifiedType,
+  splitTop,
+  valueType,
+} from "./text.ts";
 import type { HintNode } from "./gather.ts";
 import { type Locate, withoutBlock } from "./defs.ts";
 
@@ -39,6 +46,7 @@ export function typeHints(
       ? `${/^[\w$.]+$/.test(value) ? value : `(${value})`}.${field}`
       : value;
     if (!type && !expr) continue;
+    const typeArgs = h.type && type ? typeArguments(h.type.text, type) : undefined;
     // A field of a type named elsewhere in the file: the hint is the type's, as a field
     // declared in its body is; none when the file defines no such type.
     const scope = h.owner ? ownerIndex(defs, h.owner.text) : defIndexAt(h.at);
@@ -50,6 +58,7 @@ export function typeHints(
       type,
       ...(expr ? { expr } : {}),
       ...(type && field ? { field } : {}),
+      ...(typeArgs ? { typeArgs } : {}),
       line: h.at.startPosition.row + 1,
       ...(pointer ? { pointer: true } : {}),
       ...(spec.pointers &&
@@ -70,6 +79,18 @@ function declaredType(text: string, spec: LanguageSpec): string {
   const bare = valueType(text, spec);
   const written = qualifiedType(text);
   return bare && written.endsWith(`.${bare}`) ? written : bare;
+}
+
+/**
+ * The type arguments a declared type is written with, when the type read is that generic type
+ * itself (`List<User>` read as `List`: `User`), not an argument a wrapper gave (`Optional<User>`
+ * read as `User`).
+ */
+function typeArguments(written: string, type: string): string[] | undefined {
+  const m = written.trim().match(/^([\w$.]+)\s*<([\s\S]*)>\??$/);
+  if (!m || !(m[1] === type || m[1].endsWith(`.${type}`))) return undefined;
+  const args = splitTop(m[2], ",").map((a) => a.trim().replace(/^\?\s+extends\s+/, ""));
+  return args.every((a) => a && a.length <= 80) ? args : undefined;
 }
 
 /** The file-level definition named `name` a field can belong to: a type, else a function. */

@@ -41,6 +41,10 @@ export interface TypeOf {
   known?: boolean;
   /** Its name as written, when known but outside the repository (`String`, `byte[]`). */
   name?: string;
+  /** An outside generic type's type arguments as written (`List<User>`: `User`). */
+  args?: string[];
+  /** Where those arguments are written (the scope and definition their names are read in). */
+  argsAt?: [FileScope, number];
 }
 
 export interface DefRef {

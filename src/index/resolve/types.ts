@@ -11,14 +11,14 @@ import {
   splitArgs,
   splitAtOperator,
 } from "./text.ts";
-import { Scopes } from "./scopes.ts";
+import { Generics } from "./generics.ts";
 import { Memo2 } from "./memo.ts";
 
 /**
  * What a value is: the repository type of an expression (declared, constructed, returned,
  * a field's, a cast's) and the functions a variable or field holds.
  */
-export abstract class Types extends Scopes {
+export abstract class Types extends Generics {
   /**
    * The repository type an expression's value has, or `known` when its type is known to be one
    * from outside the repository (a declared `String`, an external import).
@@ -149,6 +149,11 @@ export abstract class Types extends Scopes {
         );
         if (same) return { type: same };
       }
+      // `els.get(0)` of a `List<Element>`, or of an `Elements` that extends one: the element.
+      if (!target && receiver !== undefined && spec.elementReturns) {
+        const element = this.elementOf(scope, from, receiver, name, depth);
+        if (element) return element;
+      }
       if (!target && receiver !== undefined && spec.libraryReturns) {
         // `stream.str()` on a standard type: what the library's method returns.
         const of = this.typeOfExpr(scope, from, receiver, depth + 1);
@@ -222,7 +227,8 @@ export abstract class Types extends Scopes {
     if (found) {
       const { hint, owner } = found;
       if (hint.type) {
-        const t = this.typeNamed(owner, hint.scope, hint.type);
+        const written = hint.typeArgs ? `${hint.type}<${hint.typeArgs.join(", ")}>` : hint.type;
+        const t = this.typeNamed(owner, hint.scope, written);
         // `({ gen }: Cxt)`: the field of a Cxt.
         if (!hint.field) return t;
         return t.type ? this.fieldTypeOf(t.type, hint.field, depth + 1) : {};
@@ -453,7 +459,41 @@ export abstract class Types extends Scopes {
       const bound = def.typeBounds?.[written];
       return bound && bound !== written ? this.typeNamed(scope, def.parent, bound) : {};
     }
-    return { known: true, name: written };
+    // `List<User>` from outside: its name, and its arguments read where it is written.
+    const generic = written.match(/^([\w$.]+)\s*<([\s\S]*)>$/);
+    return generic
+      ? { known: true, name: generic[1], args: splitArgs(generic[2]), argsAt: [scope, from] }
+      : { known: true, name: written };
+  }
+
+  /**
+   * The element a library generic's method gives (LanguageSpec.elementReturns: `List.get`): of
+   * the receiver's declared outside type (`List<User>`), or of the library type a repository
+   * type extends.
+   */
+  elementOf(
+    scope: FileScope,
+    from: number,
+    receiver: string,
+    method: string,
+    depth: number,
+  ): TypeOf | undefined {
+    const table = scope.spec.elementReturns!;
+    const of = this.typeOfExpr(scope, from, receiver, depth + 1);
+    const generics = of.type
+      ? this.outsideGenericBases(of.type)
+      : of.known && of.name && of.args && of.argsAt
+      ? [{
+        name: of.name,
+        args: of.args.map((text) => ({ text, scope: of.argsAt![0], from: of.argsAt![1] })),
+      }]
+      : [];
+    for (const g of generics) {
+      const slot = table[`${g.name.slice(g.name.lastIndexOf(".") + 1)}.${method}`];
+      const arg = slot === undefined ? undefined : g.args[slot];
+      if (arg) return this.typeNamed(arg.scope, arg.from, arg.text.replace(/\?$/, ""));
+    }
+    return undefined;
   }
 
   /** The type of field (or property, getter) `field` of a type, its bases included. */

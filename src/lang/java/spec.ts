@@ -22,6 +22,25 @@ export const java: LanguageSpec = {
   superNames: ["super"],
   returnFields: ["type"],
   typeWrappers: ["Optional"],
+  elementReturns: elementReturns({
+    0: `List.get List.getFirst List.getLast List.remove ArrayList.get ArrayList.getFirst
+      ArrayList.getLast ArrayList.remove LinkedList.get LinkedList.getFirst LinkedList.getLast
+      LinkedList.peek LinkedList.poll LinkedList.pop LinkedList.removeFirst LinkedList.removeLast
+      Deque.peek Deque.poll Deque.pop Deque.peekFirst Deque.peekLast Deque.pollFirst Deque.pollLast
+      Deque.getFirst Deque.getLast Deque.removeFirst Deque.removeLast ArrayDeque.peek ArrayDeque.poll
+      ArrayDeque.pop ArrayDeque.peekFirst ArrayDeque.peekLast ArrayDeque.pollFirst
+      ArrayDeque.pollLast ArrayDeque.getFirst ArrayDeque.getLast Queue.peek Queue.poll Queue.element
+      Queue.remove Stack.peek Stack.pop Stack.push Vector.get Vector.firstElement
+      Vector.lastElement Iterator.next ListIterator.next ListIterator.previous SortedSet.first
+      SortedSet.last TreeSet.first TreeSet.last NavigableSet.first NavigableSet.last
+      Supplier.get Callable.call Future.get CompletableFuture.get CompletableFuture.join
+      ThreadLocal.get AtomicReference.get WeakReference.get SoftReference.get Reference.get
+      Entry.getKey Class.cast`,
+    1: `Map.get Map.getOrDefault Map.put Map.remove HashMap.get HashMap.getOrDefault HashMap.put
+      HashMap.remove LinkedHashMap.get LinkedHashMap.getOrDefault TreeMap.get TreeMap.getOrDefault
+      SortedMap.get NavigableMap.get ConcurrentHashMap.get ConcurrentMap.get Entry.getValue
+      Function.apply`,
+  }),
   moduleName: (_path, pkg) => pkg ?? "",
   normalizeImport: splitImport,
   resolveImport: (imp, fromPath, repo) => resolveJvmImport("java", [".java"], imp, repo, fromPath),
@@ -34,3 +53,12 @@ export const java: LanguageSpec = {
     valueOf orElse isPresent ifPresent length append format close run call apply accept test
     getName getValue getKey start stop print println`.split(/\s+/),
 };
+
+/** `Type.method` -> the type argument its result is, from lists by slot. */
+function elementReturns(bySlot: Record<number, string>): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(bySlot).flatMap(([slot, names]) =>
+      names.split(/\s+/).filter(Boolean).map((n) => [n, Number(slot)])
+    ),
+  );
+}
