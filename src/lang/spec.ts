@@ -220,6 +220,11 @@ export interface LanguageSpec {
    * the key's type fits a parameter of a listed type, less well than one of its own type.
    */
   conversions?: Record<string, string[]>;
+  /**
+   * Standard-library types an outside type is a subtype of, by its name, for overload choice
+   * between library parameter types (`IllegalArgumentException` is a `Throwable`).
+   */
+  librarySupertypes?: [RegExp, string[]][];
   /** Argument types that are each listed parameter type exactly (a literal is a `char[N]`). */
   sameTypes?: Record<string, string[]>;
   /**

@@ -231,6 +231,13 @@ export abstract class OverloadChoice extends ExtensionMethods {
       for (let at = target.def.parent; at >= 0; at = ts.refs[at].def.parent) {
         if (ts.refs[at].def.typeParams?.includes(param)) return 0;
       }
+      // Both from outside: what the language says of its library's types.
+      if (
+        !a &&
+        targetSpec?.librarySupertypes?.some(([t, bases]) => t.test(arg) && bases.includes(param))
+      ) {
+        return 1;
+      }
       if (arg === "String" || !a) return -100;
       // A repository type converts to an outside type only through a base it names.
       if (this.writtenBases(a).has(param)) return 1;

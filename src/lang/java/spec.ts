@@ -22,6 +22,19 @@ export const java: LanguageSpec = {
   superNames: ["super"],
   returnFields: ["type"],
   typeWrappers: ["Optional"],
+  librarySupertypes: [
+    [/Exception$/, ["Exception", "Throwable"]],
+    [/Error$/, ["Error", "Throwable"]],
+    [/^(String|StringBuilder|StringBuffer|CharBuffer)$/, ["CharSequence"]],
+    [/^(Integer|Long|Double|Float|Short|Byte|BigInteger|BigDecimal)$/, ["Number"]],
+    [/^(ArrayList|LinkedList|List)$/, ["List", "Collection", "Iterable"]],
+    [/^(HashSet|TreeSet|LinkedHashSet|Set)$/, ["Set", "Collection", "Iterable"]],
+    [/^(HashMap|TreeMap|LinkedHashMap|ConcurrentHashMap)$/, ["Map"]],
+    [/^(ByteArrayInputStream|FileInputStream|BufferedInputStream)$/, ["InputStream"]],
+    [/^(ByteArrayOutputStream|FileOutputStream|BufferedOutputStream|PrintStream)$/, [
+      "OutputStream",
+    ]],
+  ],
   elementReturns: elementReturns({
     0: `List.get List.getFirst List.getLast List.remove ArrayList.get ArrayList.getFirst
       ArrayList.getLast ArrayList.remove LinkedList.get LinkedList.getFirst LinkedList.getLast
