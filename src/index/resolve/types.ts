@@ -281,7 +281,7 @@ export abstract class Types extends Generics {
     if (owner.known) return {};
     // `Config.DEFAULT`, `UserRepo.INSTANCE`: a static field of a type the head names.
     const asType = /^[\w$.]+$/.test(head)
-      ? this.resolveTypeRef(scope, from, head).filter(isType)[0]
+      ? this.resolveTypeRef(scope, from, head).filter(this.typeLike)[0]
       : undefined;
     return asType ? this.fieldTypeOf(asType, expr.slice(dot + 1), depth + 1) : {};
   }
@@ -512,7 +512,11 @@ export abstract class Types extends Generics {
     // An embedded field is named after its type (Go `struct { *Group }`: `c.Group`).
     const embedded = this.basesOf(type).find((b) => b.def.name === field);
     if (embedded) return { type: embedded };
-    const prop = this.members.get(type.node.id)?.get(field)?.find((r) => r.def.returns);
+    const own = this.members.get(type.node.id)?.get(field);
+    // `Base.cursor = { hide() {} }`: a namespace object the type holds is the value.
+    const namespace = own?.find((r) => r.def.kind === "Module");
+    if (namespace) return { type: namespace };
+    const prop = own?.find((r) => r.def.returns);
     if (prop) {
       return this.typeNamed(this.scopes.get(prop.file.path)!, prop.def.parent, prop.def.returns!);
     }

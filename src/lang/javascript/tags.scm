@@ -71,6 +71,21 @@
   name: (identifier) @name
   value: (object [(method_definition)
     (pair value: [(arrow_function) (function_expression) (generator_function)])])) @definition.module
+; Base.cursor = { hide() {}, show: function () {} } at file level: such an object belonging to
+; Base (Base.cursor.hide(), `var cursor = Base.cursor; cursor.show()`); exports.api = {...} one of
+; the module's own.
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression object: (identifier) @owner property: (property_identifier) @name)
+      right: (object [(method_definition)
+        (pair value: [(arrow_function) (function_expression) (generator_function)])])) @definition.module)
+  (#not-any-of? @owner "exports" "module" "window" "globalThis"))
+((assignment_expression
+  left: (member_expression object: (identifier) @_exports property: (property_identifier) @name)
+  right: (object [(method_definition)
+    (pair value: [(arrow_function) (function_expression) (generator_function)])])) @definition.module
+  (#eq? @_exports "exports"))
 ; Members of any object literal: { send(data) {...} }, { message: (x) => ... } (also objects passed
 ; as arguments: their functions are callers of their own).
 (object (method_definition name: [(property_identifier) (string)] @name) @definition.function)
