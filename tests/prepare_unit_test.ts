@@ -100,6 +100,10 @@ Deno.test("C conditionals in code keep the branch a default build compiles", () 
   assertEquals(conditionHolds("if", " !defined(_WIN32)", defined), true);
   assertEquals(conditionHolds("if", " FASTEST", defined), false);
   assertEquals(conditionHolds("if", " LUA_VERSION_NUM >= 503", defined), true);
+  // Reserved names are the compiler's: the first branch, whichever test.
+  assertEquals(conditionHolds("ifdef", " __cpp_lib_bit_cast", defined), true);
+  assertEquals(conditionHolds("ifndef", " _MSC_VER", defined), true);
+  assertEquals(conditionHolds("if", " !defined(__SIZEOF_INT128__)", defined), true);
   const text = "#define LOCAL\nint copy(int a) {\n#ifdef MAXSEG_64K\n  return 0;\n#else\n" +
     "  check(a);\n#endif\n#ifdef LOCAL\n  local(a);\n#else\n  other(a);\n#endif\n" +
     "#undef LOCAL\n#ifdef LOCAL\n  gone(a);\n#endif\n  return a;\n}\n";

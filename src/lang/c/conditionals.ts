@@ -8,7 +8,8 @@ import type { Token } from "./tokens.ts";
  * default build compiles, as far as the file tells. A name is defined when the file `#define`s it
  * before (and has not `#undef`ined it since) or the compiler predefines it (PREDEFINED): `#ifdef
  * MAXSEG_64K` takes its `#else`, `#ifndef FASTEST` its first branch, `#if 0` the next branch. A
- * condition it cannot read (`#if LUA_VERSION_NUM >= 503`) takes the first branch. Declarations
+ * condition it cannot read (`#if LUA_VERSION_NUM >= 503`, a reserved name such as `_WIN32` or
+ * `__cpp_lib_bit_cast`) takes the first branch. Declarations
  * outside bodies keep every branch: tree-sitter handles alternatives between whole declarations.
  */
 export function blankConditionalsInCode(tokens: Token[]): [number, number][] {
@@ -109,14 +110,22 @@ const PREDEFINED = new Set([
 export function conditionHolds(directive: string, rest: string, defined: Set<string>): boolean {
   const text = rest.replace(/\/\*.*?\*\/|\/\/.*$/gs, "").trim();
   const isDefined = (name: string) => defined.has(name) || PREDEFINED.has(name);
-  if (directive === "ifdef") return isDefined(text.split(/\s/)[0]);
-  if (directive === "ifndef") return !isDefined(text.split(/\s/)[0]);
+  // A reserved name (`__cpp_lib_bit_cast`, `_MSC_VER`) is the compiler's or the library's to
+  // define, as the file cannot tell: its first branch is kept, whatever the test.
+  const unknown = (name: string) => /^_[_A-Z]/.test(name) && !isDefined(name);
+  if (directive === "ifdef" || directive === "ifndef") {
+    const name = text.split(/\s/)[0];
+    return unknown(name) || isDefined(name) === (directive === "ifdef");
+  }
   if (/^0+$/.test(text)) return false;
   if (/^\d+$/.test(text)) return true;
   const test = /^(!\s*)?defined\s*(?:\(\s*([A-Za-z_]\w*)\s*\)|\s([A-Za-z_]\w*))$/.exec(text);
-  if (test) return isDefined(test[2] ?? test[3]) !== !!test[1];
+  if (test) {
+    const name = test[2] ?? test[3];
+    return unknown(name) || isDefined(name) !== !!test[1];
+  }
   // `#if FASTEST`: a name no file defines is 0.
-  if (/^[A-Za-z_]\w*$/.test(text)) return isDefined(text);
+  if (/^[A-Za-z_]\w*$/.test(text)) return unknown(text) || isDefined(text);
   return true;
 }
 
