@@ -5,6 +5,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { extractFacts } from "../src/index/extract.ts";
 import { chooseOverload, resolveAll } from "../src/index/resolve/mod.ts";
+import { splitArgs, splitAtOperator } from "../src/index/resolve/text.ts";
 import { languageByName, languageOf, refineLanguage } from "../src/lang/registry.ts";
 import type { DefFact, FileFacts } from "../src/graph/facts.ts";
 import { score } from "../bench/accuracy/score.ts";
@@ -47,6 +48,18 @@ const def = (params: [number, number], file = "a"): { def: DefFact; file: FileFa
     params,
   },
   file: files.get(file) ?? files.set(file, { path: file } as FileFacts).get(file)!,
+});
+
+Deno.test("expressions split outside brackets and strings", () => {
+  assertEquals(splitArgs(`a, f(b, c), "x, y", Map<K, V>`), ["a", "f(b, c)", `"x, y"`, "Map<K, V>"]);
+  assertEquals(splitArgs("  "), []);
+  assertEquals(splitAtOperator("opts.cache ?? new Cache()", ["??", "||"]), [
+    "opts.cache",
+    "new Cache()",
+  ]);
+  assertEquals(splitAtOperator("f(a || b) || c", ["??", "||"]), ["f(a || b)", "c"]);
+  assertEquals(splitAtOperator(`"a || b"`, ["||"]), undefined);
+  assertEquals(splitAtOperator("a||b", ["||"]), undefined); // only as written with spaces
 });
 
 Deno.test("chooseOverload: by arity, varargs, and never every overload of one file", () => {

@@ -1,25 +1,38 @@
 /** Reading expressions as written (receivers, calls, arguments): bracket-aware splitting. */
 
-/** The arguments written between a call's parentheses, split at top-level commas. */
-export function splitArgs(text: string): string[] {
-  if (!text.trim()) return [];
-  const out: string[] = [];
+/**
+ * Calls `visit` with each index of `text` outside strings and brackets (`brackets`: the openers,
+ * closed by the matching characters of ")]}>"), until it returns true; that index, or -1.
+ */
+function scanTop(text: string, brackets: string, visit: (i: number) => boolean): number {
+  const closers = brackets.replace("(", ")").replace("[", "]").replace("{", "}").replace("<", ">");
   let depth = 0;
   let quote = "";
-  let start = 0;
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (quote) {
       if (ch === "\\") i++;
       else if (ch === quote) quote = "";
     } else if (ch === '"' || ch === "'" || ch === "`") quote = ch;
-    else if ("([{<".includes(ch)) depth++;
-    else if (")]}>".includes(ch)) depth--;
-    else if (ch === "," && depth === 0) {
+    else if (brackets.includes(ch)) depth++;
+    else if (closers.includes(ch)) depth--;
+    else if (depth === 0 && visit(i)) return i;
+  }
+  return -1;
+}
+
+/** The arguments written between a call's parentheses, split at top-level commas. */
+export function splitArgs(text: string): string[] {
+  if (!text.trim()) return [];
+  const out: string[] = [];
+  let start = 0;
+  scanTop(text, "([{<", (i) => {
+    if (text[i] === ",") {
       out.push(text.slice(start, i).trim());
       start = i + 1;
     }
-  }
+    return false;
+  });
   out.push(text.slice(start).trim());
   return out;
 }
@@ -29,22 +42,12 @@ export function splitArgs(text: string): string[] {
  * around it: the operands, or undefined when there is none.
  */
 export function splitAtOperator(text: string, operators: string[]): [string, string] | undefined {
-  let depth = 0;
-  let quote = "";
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quote) {
-      if (ch === "\\") i++;
-      else if (ch === quote) quote = "";
-    } else if (ch === '"' || ch === "'" || ch === "`") quote = ch;
-    else if ("([{".includes(ch)) depth++;
-    else if (")]}".includes(ch)) depth--;
-    else if (depth === 0 && ch === " ") {
-      const op = operators.find((o) => text.startsWith(`${o} `, i + 1));
-      if (op) return [text.slice(0, i).trim(), text.slice(i + op.length + 2).trim()];
-    }
-  }
-  return undefined;
+  let op: string | undefined;
+  const at = scanTop(text, "([{", (i) => {
+    op = text[i] === " " ? operators.find((o) => text.startsWith(`${o} `, i + 1)) : undefined;
+    return op !== undefined;
+  });
+  return at < 0 ? undefined : [text.slice(0, at).trim(), text.slice(at + op!.length + 2).trim()];
 }
 
 /** What an argument's text shows of its type (as CallFact.argTypes): literals and variables. */
