@@ -25,7 +25,39 @@ export interface OutsideGeneric {
 /** How many types of a hierarchy are followed up to its library bases. */
 const MAX_TYPES = 12;
 
+/** A base as a part of a type writes it (`extends Nodes<Element>`). */
+export interface WrittenBase {
+  /** The part of the type that names the base, and its file's scope. */
+  part: DefRef;
+  scope: FileScope;
+  /** The base as written, its name without type arguments, and those arguments. */
+  written: string;
+  head: string;
+  args: string[];
+}
+
 export abstract class Generics extends Scopes {
+  /** The bases each part of a type names, as written, with their type arguments. */
+  basesWritten(type: DefRef): WrittenBase[] {
+    const out: WrittenBase[] = [];
+    for (const part of this.partsOf(type)) {
+      const scope = this.scopes.get(part.file.path);
+      if (!scope) continue;
+      for (const h of part.file.inherits) {
+        if (h.from !== part.index) continue;
+        const generic = h.name.match(/^([^<]*)<([\s\S]*)>$/);
+        out.push({
+          part,
+          scope,
+          written: h.name,
+          head: generic ? generic[1].trim() : h.name,
+          args: generic ? splitArgs(generic[2]) : [],
+        });
+      }
+    }
+    return out;
+  }
+
   /** The outside generic bases of a repository type, nearest first, arguments substituted. */
   outsideGenericBases(type: DefRef): OutsideGeneric[] {
     const out: OutsideGeneric[] = [];
@@ -33,27 +65,19 @@ export abstract class Generics extends Scopes {
     const todo: [DefRef, Map<string, WrittenArg>][] = [[type, new Map()]];
     while (todo.length && seen.size <= MAX_TYPES) {
       const [t, bound] = todo.shift()!;
-      for (const part of this.partsOf(t)) {
-        const ps = this.scopes.get(part.file.path);
-        if (!ps) continue;
-        for (const h of part.file.inherits) {
-          if (h.from !== part.index) continue;
-          const generic = h.name.match(/^([^<]*)<([\s\S]*)>$/);
-          const args = generic
-            ? splitArgs(generic[2]).map((a) =>
-              bound.get(a.trim()) ?? { text: a.trim(), scope: ps, from: part.index }
-            )
-            : [];
-          const base = this.resolveTypeRef(ps, part.def.parent, h.name).filter(isType)[0];
-          if (!base) {
-            if (args.length) out.push({ name: generic![1].trim(), args });
-            continue;
-          }
-          if (seen.has(base.node.id)) continue;
-          seen.add(base.node.id);
-          const params = base.def.typeParams ?? [];
-          todo.push([base, new Map(params.flatMap((p, i) => (args[i] ? [[p, args[i]]] : [])))]);
+      for (const b of this.basesWritten(t)) {
+        const args = b.args.map((a) =>
+          bound.get(a.trim()) ?? { text: a.trim(), scope: b.scope, from: b.part.index }
+        );
+        const base = this.resolveTypeRef(b.scope, b.part.def.parent, b.written).filter(isType)[0];
+        if (!base) {
+          if (args.length) out.push({ name: b.head, args });
+          continue;
         }
+        if (seen.has(base.node.id)) continue;
+        seen.add(base.node.id);
+        const params = base.def.typeParams ?? [];
+        todo.push([base, new Map(params.flatMap((p, i) => (args[i] ? [[p, args[i]]] : [])))]);
       }
     }
     return out;

@@ -300,21 +300,19 @@ export abstract class Types extends Generics {
       const t = todo.shift()!;
       if (seen.has(t.node.id)) continue;
       seen.add(t.node.id);
-      for (const part of this.partsOf(t)) {
-        const ps = this.scopes.get(part.file.path);
-        if (!ps) continue;
-        for (const h of part.file.inherits) {
-          if (h.from !== part.index) continue;
-          const generic = h.name.match(/^([^<]*)<([\s\S]*)>$/);
-          if (!generic) continue;
-          const named = this.resolveTypeRef(ps, part.def.parent, h.name).filter(isType);
-          if (!named.some((n) => n.node.id === base.node.id)) continue;
-          const arg = splitArgs(generic[2])[slot]?.trim();
-          if (!arg || part.def.typeParams?.includes(arg.replace(/<[\s\S]*>$/, ""))) {
-            return undefined;
-          }
-          return this.typeNamed(ps, part.index, arg.replace(/<[\s\S]*>$/, "").replace(/\?$/, ""));
+      for (const b of this.basesWritten(t)) {
+        if (!b.args.length) continue;
+        const named = this.resolveTypeRef(b.scope, b.part.def.parent, b.written).filter(isType);
+        if (!named.some((n) => n.node.id === base.node.id)) continue;
+        const arg = b.args[slot]?.trim();
+        if (!arg || b.part.def.typeParams?.includes(arg.replace(/<[\s\S]*>$/, ""))) {
+          return undefined;
         }
+        return this.typeNamed(
+          b.scope,
+          b.part.index,
+          arg.replace(/<[\s\S]*>$/, "").replace(/\?$/, ""),
+        );
       }
       todo.push(...this.basesOf(t));
     }
