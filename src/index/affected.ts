@@ -26,6 +26,7 @@ function mentions(f: FileFacts): Set<string> {
     add(h.type);
     add(h.expr);
     add(h.field);
+    for (const a of h.typeArgs ?? []) add(a);
     add(h.variable);
   }
   for (const c of f.calls) for (const a of c.argTypes ?? []) add(a);
@@ -84,7 +85,9 @@ function flowOf(f: FileFacts) {
     flow = {
       macros: f.defs.flatMap((d, i) => (d.macro ? [i] : [])),
       hints: f.hints.map((h) => ({
-        parts: `${h.type} ${h.expr ?? ""} ${h.field ?? ""}`.split(/[^\p{L}\p{N}_$@!?]+/u),
+        parts: `${h.type} ${h.expr ?? ""} ${h.field ?? ""} ${h.typeArgs?.join(" ") ?? ""}`.split(
+          /[^\p{L}\p{N}_$@!?]+/u,
+        ),
         variables: h.variable.split("."),
       })),
     };
@@ -137,7 +140,9 @@ function namesChanged(
   // Type hints at class level are read by other files (`s.store.Save()`), imports are followed by
   // other files (re-exports): their names count as changed when they do.
   const hints = (f: FileFacts) =>
-    f.hints.map((h) => `${h.scope}|${h.variable}|${h.type}|${h.expr ?? ""}|${h.field ?? ""}`);
+    f.hints.map((h) =>
+      `${h.scope}|${h.variable}|${h.type}|${h.expr ?? ""}|${h.field ?? ""}|${h.typeArgs ?? ""}`
+    );
   for (const h of differing(hints(before), hints(after))) {
     const variable = h.split("|")[1];
     for (const part of variable.split(".")) changed.add(part);
