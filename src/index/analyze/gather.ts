@@ -84,6 +84,8 @@ export interface HintNode {
    * `Compiler.prototype.push = push` gives Compiler a field `push`).
    */
   owner?: Node;
+  /** The variable holds an element of the value (`@hint.element`: `for (const u of users)`). */
+  element?: boolean;
 }
 
 /** The definitions, calls, imports, bases and hints the query's matches capture. */
@@ -155,6 +157,7 @@ function take(file: FileReading, name: string, node: Node, byName: Map<string, N
         value,
         ...(field ? { field } : {}),
         ...(owner ? { owner } : {}),
+        ...(byName.has("hint.element") ? { element: true } : {}),
       });
     }
   } else if (name === "package") g.pkg ??= node.text.trim();

@@ -42,9 +42,9 @@ export function typeHints(
     const field = h.field ? cleanName(h.field.text) : undefined;
     // `const { gen } = cxt`: the variable holds `cxt.gen` (the value parenthesised unless a name
     // or path, so that `(a || b).gen` stays one member read).
-    const expr = value && field
-      ? `${/^[\w$.]+$/.test(value) ? value : `(${value})`}.${field}`
-      : value;
+    // `for (const u of users)`: the variable holds `users[0]`, an element.
+    const base = value && (field || h.element) && !/^[\w$.]+$/.test(value) ? `(${value})` : value;
+    const expr = base && field ? `${base}.${field}` : base && h.element ? `${base}[0]` : value;
     if (!type && !expr) continue;
     const typeArgs = h.type && type ? typeArguments(h.type.text, type) : undefined;
     // A field of a type named elsewhere in the file: the hint is the type's, as a field
@@ -83,13 +83,16 @@ function declaredType(text: string, spec: LanguageSpec): string {
 
 /**
  * The type arguments a declared type is written with, when the type read is that generic type
- * itself (`List<User>` read as `List`: `User`), not an argument a wrapper gave (`Optional<User>`
- * read as `User`).
+ * itself (`List<User>` read as `List`, Python's `list[User]` as `list`: `User`), not an argument
+ * a wrapper gave (`Optional<User>` read as `User`).
  */
 function typeArguments(written: string, type: string): string[] | undefined {
-  const m = written.trim().match(/^([\w$.]+)\s*<([\s\S]*)>\??$/);
+  // A quoted annotation (Python's `"List[Admin]"`) is read as written inside its quotes.
+  const m = written.trim().replace(/^(["'])([\s\S]*)\1$/, "$2").match(
+    /^([\w$.]+)\s*(?:<([\s\S]*)>|\[([\s\S]+)\])\??$/,
+  );
   if (!m || !(m[1] === type || m[1].endsWith(`.${type}`))) return undefined;
-  const args = splitTop(m[2], ",").map((a) => a.trim().replace(/^\?\s+extends\s+/, ""));
+  const args = splitTop(m[2] ?? m[3], ",").map((a) => a.trim().replace(/^\?\s+extends\s+/, ""));
   return args.every((a) => a && a.length <= 80) ? args : undefined;
 }
 

@@ -90,6 +90,18 @@ export function openingParen(text: string): number {
   return -1;
 }
 
+/** Index of the `[` that opens the index ending the expression (`a.b[f(x)]`), or -1. */
+export function openingBracket(text: string): number {
+  let depth = 0;
+  for (let i = text.length - 1; i >= 0; i--) {
+    if (text[i] === "]" || text[i] === ")") depth++;
+    else if ((text[i] === "[" || text[i] === "(") && --depth === 0) {
+      return text[i] === "[" ? i : -1;
+    }
+  }
+  return -1;
+}
+
 /** The last `.` outside brackets (`a.b(c.d).e` -> before `e`), or -1. */
 export function lastDot(text: string): number {
   let depth = 0;

@@ -7,6 +7,7 @@ import {
   lastDot,
   literalType,
   matchingParen,
+  openingBracket,
   openingParen,
   splitArgs,
   splitAtOperator,
@@ -92,7 +93,7 @@ export abstract class Types extends Generics {
       }
     }
     // `x as T`, `<T>x`, `(T) x`: a cast names the type.
-    const cast = expr.match(/\s(?:as|satisfies)\s+([\w$.]+)(?:<.*>)?$/) ??
+    const cast = expr.match(/\s(?:as|satisfies)\s+([\w$.]+(?:\[\])?)(?:<.*>)?$/) ??
       expr.match(/^\(([A-Z][\w$.]*)(?:<.*>)?\)\s*[\w$]/);
     if (cast) return this.typeNamed(scope, from, cast[1]);
     if (spec.selfNames.includes(expr)) {
@@ -271,6 +272,11 @@ export abstract class Types extends Generics {
     if (spec.implicitReturn && /^[\w$:.]+\.[a-z_][\w$]*$/.test(expr)) {
       const called = this.typeOfExpr(scope, from, `${expr}()`, depth + 1);
       if (called.type || called.known) return called;
+    }
+    // `users[0]`: an element of users' type (LanguageSpec.elementReturns `[]`).
+    if (expr.endsWith("]") && spec.elementReturns) {
+      const open = openingBracket(expr);
+      if (open > 0) return this.elementOf(scope, from, expr.slice(0, open), "[]", depth) ?? {};
     }
     // `a.b`: a field (or property) of a's type.
     const dot = lastDot(expr);
@@ -459,8 +465,12 @@ export abstract class Types extends Generics {
     }
     // `List<User>` from outside: its name, and its arguments read where it is written.
     const generic = written.match(/^([\w$.]+)\s*<([\s\S]*)>$/);
-    return generic
-      ? { known: true, name: generic[1], args: splitArgs(generic[2]), argsAt: [scope, from] }
+    if (generic) {
+      return { known: true, name: generic[1], args: splitArgs(generic[2]), argsAt: [scope, from] };
+    }
+    // `User[]`: an array, whose element is read where it is written.
+    return written.endsWith("[]")
+      ? { known: true, name: written, argsAt: [scope, from] }
       : { known: true, name: written };
   }
 
@@ -478,6 +488,10 @@ export abstract class Types extends Generics {
   ): TypeOf | undefined {
     const table = scope.spec.elementReturns!;
     const of = this.typeOfExpr(scope, from, receiver, depth + 1);
+    // `User[]`: an array's element.
+    if (of.known && of.name?.endsWith("[]") && table[`[].${method}`] === 0) {
+      return this.typeNamed(of.argsAt?.[0] ?? scope, of.argsAt?.[1] ?? from, of.name.slice(0, -2));
+    }
     const generics = of.type
       ? this.outsideGenericBases(of.type)
       : of.known && of.name && of.args && of.argsAt

@@ -5,6 +5,36 @@ import { referencedImport } from "./references.ts";
 import { providedPackages, workspaceImport, workspaceSees } from "./workspaces.ts";
 import query from "./tags.scm" with { type: "text" };
 
+/**
+ * What a collection's element methods give (LanguageSpec.elementReturns): `[]` is an element, by
+ * index or `for...of` (`[].` an array's, `User[]`).
+ */
+export const JS_ELEMENT_RETURNS: Record<string, number> = Object.fromEntries([
+  ...[
+    "[].[]",
+    "[].find",
+    "[].findLast",
+    "[].at",
+    "[].pop",
+    "[].shift",
+    "Array.[]",
+    "Array.find",
+    "Array.findLast",
+    "Array.at",
+    "Array.pop",
+    "Array.shift",
+    "ReadonlyArray.[]",
+    "ReadonlyArray.find",
+    "ReadonlyArray.at",
+    "Set.[]",
+    "ReadonlySet.[]",
+    "Iterable.[]",
+    "IterableIterator.[]",
+    "AsyncIterable.[]",
+  ].map((k) => [k, 0]),
+  ...["Map.get", "ReadonlyMap.get", "WeakMap.get", "Record.[]"].map((k) => [k, 1]),
+]);
+
 /** `src/app/index.ts` -> `src.app`, `types/api.d.ts` -> `types.api` (shared with TypeScript). */
 export function jsModuleName(path: string): string {
   return pathModuleName(path.replace(/\.d\.([cm]?ts)$/, ".$1"), { index: "index" });
@@ -79,6 +109,7 @@ export const javascript: LanguageSpec = {
   inheritsConstructors: true,
   superNames: ["super"],
   fallbackOperators: ["??", "||"],
+  elementReturns: JS_ELEMENT_RETURNS,
   mergeSameNamedMembers: true,
   constructorFunctions: true,
   definitionWrappers: JS_DEFINITION_WRAPPERS,

@@ -260,6 +260,9 @@
   right: [(identifier) (member_expression)] @hint.value) @hint
   (#eq? @_proto "prototype"))
 
+; for (const u of users): u holds an element of users (users[0]).
+(for_in_statement left: (identifier) @hint.var "of" right: (_) @hint.value @hint.element) @hint
+
 ; const x = new Foo(), this.x = new Foo(), x = new mod.Foo()
 (variable_declarator
   name: (identifier) @hint.var

@@ -20,6 +20,16 @@ export const python: LanguageSpec = {
   inheritsConstructors: true,
   superNames: ["super"],
   castFunctions: ["cast"],
+  // A collection's element, by index or iteration (`[]`), and what `get`/`pop` give.
+  elementReturns: Object.fromEntries([
+    ..."list List Sequence MutableSequence Iterable Iterator Collection set Set frozenset FrozenSet AbstractSet deque Deque Generator"
+      .split(" ").map((t) => [`${t}.[]`, 0]),
+    ["list.pop", 0],
+    ["List.pop", 0],
+    ..."dict Dict Mapping MutableMapping defaultdict DefaultDict OrderedDict".split(" ").flatMap((
+      t,
+    ) => [[`${t}.get`, 1], [`${t}.pop`, 1]]),
+  ]),
   typeWrappers: ["Optional", "Awaitable", "Final", "ClassVar", "Annotated", "Type", "type"],
   moduleName: (path) => pathModuleName(path, { index: "__init__" }),
   resolveImport(imp, fromPath, full) {

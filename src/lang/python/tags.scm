@@ -37,6 +37,9 @@
 (assignment left: [(identifier) (attribute)] @hint.var type: (type) @hint.type) @hint
 (typed_parameter (identifier) @hint.var type: (type) @hint.type) @hint
 (typed_default_parameter name: (identifier) @hint.var type: (type) @hint.type) @hint
+; for x in xs, [f(x) for x in xs]: x holds an element of xs (xs[0]).
+(for_statement left: (identifier) @hint.var right: (_) @hint.value @hint.element) @hint
+(for_in_clause left: (identifier) @hint.var right: (_) @hint.value @hint.element) @hint
 ; with Client() as client: client holds the context manager's value (what __enter__ returns,
 ; `self` for most: a client, a file, a session)
 (with_item

@@ -2,6 +2,7 @@ import type { LanguageSpec } from "../spec.ts";
 import {
   JS_COMMON_METHODS,
   JS_DEFINITION_WRAPPERS,
+  JS_ELEMENT_RETURNS,
   JS_MANIFESTS,
   jsModuleName,
   normalizeJsImport,
@@ -31,6 +32,7 @@ export const typescript: LanguageSpec = {
   inheritsConstructors: true,
   superNames: ["super"],
   fallbackOperators: ["??", "||"],
+  elementReturns: JS_ELEMENT_RETURNS,
   mergeSameNamedMembers: true,
   constructorFunctions: true,
   definitionWrappers: JS_DEFINITION_WRAPPERS,

@@ -221,14 +221,14 @@
 ; let x: Foo, let x: mod.Foo<T>
 (variable_declarator
   name: (identifier) @hint.var
-  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @hint.type)) @hint
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type) (array_type)] @hint.type)) @hint
 ; parameters (x: Foo), (x?: Foo)
 (required_parameter
   pattern: (identifier) @hint.var
-  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @hint.type)) @hint
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type) (array_type)] @hint.type)) @hint
 (optional_parameter
   pattern: (identifier) @hint.var
-  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @hint.type)) @hint
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type) (array_type)] @hint.type)) @hint
 ; destructured props with an inline type: ({ invoice }: { invoice: Invoice })
 ((required_parameter
   pattern: (object_pattern (shorthand_property_identifier_pattern) @hint.var)
@@ -236,7 +236,7 @@
     (object_type
       (property_signature
         name: (property_identifier) @_prop
-        type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @hint.type))))) @hint
+        type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type) (array_type)] @hint.type))))) @hint
   (#eq? @hint.var @_prop))
 ; destructured parameters of a named type: ({ gen, char: c }: ParseCxt) -- gen is ParseCxt's gen
 (required_parameter
@@ -247,7 +247,7 @@
      (pair_pattern
        key: (property_identifier) @hint.field
        value: (assignment_pattern left: (identifier) @hint.var))])
-  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @hint.type)) @hint
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type) (array_type)] @hint.type)) @hint
 ; destructured values: const { gen, data: d } = cxt -- gen holds cxt.gen, d holds cxt.data (not an
 ; import's: `const { x } = await import("./m")`, `require("./m")` are imports, read above)
 ((variable_declarator
@@ -270,6 +270,9 @@
 (public_field_definition
   name: [(property_identifier) (private_property_identifier)] @hint.var
   value: (_) @hint.value) @hint
+; for (const u of users): u holds an element of users (users[0]).
+(for_in_statement left: (identifier) @hint.var "of" right: (_) @hint.value @hint.element) @hint
+
 ; const x = new Foo(), this.x = new Foo(), x = new mod.Foo()
 (variable_declarator
   name: (identifier) @hint.var
@@ -282,14 +285,14 @@
 (interface_body
   (property_signature
     name: (property_identifier) @hint.var
-    type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @hint.type)) @hint)
+    type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type) (array_type)] @hint.type)) @hint)
 
 ; Class fields hold for the whole class (scope = the class): private repo: Repo, cache = new Cache(),
 ; and constructor parameter properties constructor(private repo: Repo) (the hint sits on the class
 ; body, so its scope is the class rather than the constructor).
 (public_field_definition
   name: [(property_identifier) (private_property_identifier)] @hint.var
-  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @hint.type)) @hint
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type) (array_type)] @hint.type)) @hint
 (public_field_definition
   name: [(property_identifier) (private_property_identifier)] @hint.var
   value: (new_expression constructor: [(identifier) (member_expression)] @hint.type)) @hint
@@ -299,10 +302,10 @@
     parameters: (formal_parameters
       [(required_parameter
          pattern: (identifier) @hint.var
-         type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @hint.type))
+         type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type) (array_type)] @hint.type))
        (optional_parameter
          pattern: (identifier) @hint.var
-         type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @hint.type))]
+         type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type) (array_type)] @hint.type))]
       @_param))
   (#eq? @_constructor "constructor")
   (#match? @_param "(^|\\s)(public|private|protected|readonly)\\s")) @hint
