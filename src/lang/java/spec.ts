@@ -36,7 +36,7 @@ export const java: LanguageSpec = {
     ]],
   ],
   elementReturns: elementReturns({
-    0: `List.get List.getFirst List.getLast List.remove ArrayList.get ArrayList.getFirst
+    0: `[].[] List.get List.getFirst List.getLast List.remove ArrayList.get ArrayList.getFirst
       ArrayList.getLast ArrayList.remove LinkedList.get LinkedList.getFirst LinkedList.getLast
       LinkedList.peek LinkedList.poll LinkedList.pop LinkedList.removeFirst LinkedList.removeLast
       Deque.peek Deque.poll Deque.pop Deque.peekFirst Deque.peekLast Deque.pollFirst Deque.pollLast
