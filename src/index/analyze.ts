@@ -11,7 +11,7 @@ import { countErrors, errorRegions } from "./analyze/nodes.ts";
 import { gather } from "./analyze/gather.ts";
 import { definitions, inheritsOf, locator, returnValues } from "./analyze/defs.ts";
 import { callFactsOf, scopedLambdas } from "./analyze/calls.ts";
-import { typeHints } from "./analyze/hints.ts";
+import { docHints, typeHints } from "./analyze/hints.ts";
 
 export function analyze(
   spec: LanguageSpec,
@@ -24,7 +24,7 @@ export function analyze(
   // compiling one long function whole in every parse worker.
   const g = gather(spec, query, root);
   const { containers, calls, imports, importNodes, pkg, defaultExport } = g;
-  const { parentOf, starts, defs } = definitions(spec, g);
+  const { parentOf, starts, defs, docParams } = definitions(spec, g);
   const defIndexAt = locator(containers, parentOf, starts, g.decorators);
   returnValues(spec, g.returned, defs, defIndexAt);
   const scoped = scopedLambdas(spec, calls);
@@ -38,7 +38,16 @@ export function analyze(
     }
   });
 
-  const hints = typeHints(spec, g.hintNodes, defIndexAt, defs);
+  // Imports a comment states (JSDoc `@typedef {import('./x')} X`): type-only, at file level.
+  if (spec.docImports) {
+    for (const c of g.docComments) {
+      imports.push(...spec.docImports(c.text, c.startPosition.row + 1));
+    }
+  }
+  const hints = [
+    ...typeHints(spec, g.hintNodes, defIndexAt, defs),
+    ...docHints(spec, docParams, defs),
+  ];
 
   return {
     path: file.path,

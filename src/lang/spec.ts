@@ -117,6 +117,16 @@ export interface LanguageSpec {
   namespaceFunctions?: boolean;
   /** Doc comments: Python docstrings, or comments right above the definition. */
   docStyle: "docstring" | "comments";
+  /**
+   * Types a definition's doc comment states (JSDoc `@param {Suite[]} suites`, `@returns {Runner}`):
+   * its parameters' and result's, where the code writes none.
+   */
+  docTypes?: (comment: string) => { params: Record<string, string>; returns?: string } | undefined;
+  /**
+   * Imports a comment states (JSDoc `@typedef {import('./x')} X`), for the comments the query
+   * captures as `@doc.imports`; `line` is the comment's first.
+   */
+  docImports?: (comment: string, line: number) => ImportFact[];
   /** Module prefix of qualified names for a file (`pkg/mod.py` -> `pkg.mod`), given its package. */
   moduleName(path: string, pkg: string | undefined): string;
   /** Files an import's module path refers to (empty when outside the repository). */

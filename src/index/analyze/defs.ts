@@ -6,8 +6,8 @@ import type { Node } from "web-tree-sitter";
 import type { LanguageSpec } from "../../lang/spec.ts";
 import type { DefFact, InheritFact, SymbolKind } from "../../graph/facts.ts";
 import { TYPE_KINDS } from "../../graph/facts.ts";
-import { compactExpr } from "./text.ts";
-import { commentDocOf, contains, docstringOf, row, signatureOf } from "./nodes.ts";
+import { compactExpr, valueType } from "./text.ts";
+import { commentTextOf, contains, docstringOf, row, signatureOf, trimDoc } from "./nodes.ts";
 import { constQualified, paramsOf, returnTypeOf, typeParamsOf } from "./params.ts";
 import type { Container, Gathered } from "./gather.ts";
 
@@ -21,8 +21,15 @@ export type Locate = (node: Node, onlyTypes?: boolean, inHead?: boolean) => numb
 export function definitions(
   spec: LanguageSpec,
   g: Gathered,
-): { parentOf: number[]; starts: number[]; defs: DefFact[] } {
+): {
+  parentOf: number[];
+  starts: number[];
+  defs: DefFact[];
+  /** Parameter types a definition's doc comment states (LanguageSpec.docTypes), by its index. */
+  docParams: Map<number, Record<string, string>>;
+} {
   const { containers, skipped } = g;
+  const docParams = new Map<number, Record<string, string>>();
   // Containers in document order, so a parent always precedes its children.
   if (skipped.size) {
     const kept = containers.filter((c) => !skipped.has(c.node.id));
@@ -77,7 +84,16 @@ export function definitions(
     const params = paramInfo?.range;
     const paramTypes = paramInfo?.types.some(Boolean) ? paramInfo.types : undefined;
     const paramNames = paramInfo?.names.length ? paramInfo.names : undefined;
-    const returns = callableKind ? returnTypeOf(c.node, spec) : undefined;
+    const comment = spec.docStyle === "docstring" ? "" : commentTextOf(c.node);
+    // JSDoc in JavaScript (LanguageSpec.docTypes): the types the code does not write.
+    const docTypes = callableKind && comment ? spec.docTypes?.(comment) : undefined;
+    if (docTypes && Object.keys(docTypes.params).length) {
+      docParams.set(defs.length, docTypes.params);
+    }
+    const docReturns = docTypes?.returns ? valueType(docTypes.returns, spec) : undefined;
+    const returns = callableKind
+      ? returnTypeOf(c.node, spec) ?? (docReturns || undefined)
+      : undefined;
     const constant = callableKind && constQualified(c.node);
     const generics = typeParamsOf(c.node);
     // An extension's receiver: C#'s `this` parameter, or (where the language says so) the type
@@ -94,7 +110,7 @@ export function definitions(
       ...(c.static ? { static: true } : {}),
       ...(c.alias ? { alias: true } : {}),
       ...(c.expansion ? { expansion: true } : {}),
-      doc: spec.docStyle === "docstring" ? docstringOf(c.node) : commentDocOf(c.node),
+      doc: spec.docStyle === "docstring" ? docstringOf(c.node) : comment ? trimDoc(comment) : "",
       parent: parentDef >= 0 ? containers[parentDef].def! : -1,
       owner,
       ...(params ? { params } : {}),
@@ -109,7 +125,7 @@ export function definitions(
     });
   });
 
-  return { parentOf, starts, defs };
+  return { parentOf, starts, defs, docParams };
 }
 
 /** Finds the definition a node is in (see Locate). */

@@ -70,6 +70,8 @@ export interface Gathered {
   skipped: Set<number>;
   decorators: Node[];
   returned: Node[];
+  /** Comments that state imports (`@doc.imports`, LanguageSpec.docImports). */
+  docComments: Node[];
 }
 
 export interface HintNode {
@@ -102,6 +104,7 @@ export function gather(spec: LanguageSpec, query: Query, root: Node): Gathered {
     skipped: new Set(),
     decorators: [],
     returned: [],
+    docComments: [],
   };
   const file: FileReading = { g, spec, seenDefs: new Set() };
   for (const match of query.matches(root)) {
@@ -129,6 +132,7 @@ function take(file: FileReading, name: string, node: Node, byName: Map<string, N
   if (name === "definition.skip") g.skipped.add(node.id);
   else if (name === "decorator") g.decorators.push(node);
   else if (name === "return.value") g.returned.push(node);
+  else if (name === "doc.imports") g.docComments.push(node);
   else if (name.startsWith("definition.") || name === "scope.impl") {
     container(file, name, node, byName);
   } else if (

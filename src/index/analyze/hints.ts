@@ -70,6 +70,32 @@ export function typeHints(
   return hints;
 }
 
+/** The parameters' types a doc comment states (JSDoc `@param {Suite[]} suites`), as hints. */
+export function docHints(
+  spec: LanguageSpec,
+  docParams: Map<number, Record<string, string>>,
+  defs: DefFact[],
+): TypeHint[] {
+  const hints: TypeHint[] = [];
+  for (const [at, params] of docParams) {
+    for (const [variable, written] of Object.entries(params)) {
+      // Only a parameter the definition has (`@param {string} opts.name` documents a field).
+      if (defs[at].paramNames && !defs[at].paramNames!.includes(variable)) continue;
+      const type = declaredType(written, spec);
+      if (!type) continue;
+      const typeArgs = typeArguments(written, type);
+      hints.push({
+        scope: at,
+        variable,
+        type,
+        ...(typeArgs ? { typeArgs } : {}),
+        line: defs[at].line,
+      });
+    }
+  }
+  return hints;
+}
+
 /**
  * A variable's declared type for member lookup (valueType), keeping the outer types a nested one
  * is written with (`HttpConnection.Response res`: a Response of HttpConnection, not any type named

@@ -45,6 +45,12 @@ export function wrapperOf(node: Node, spec: LanguageSpec): Node {
 }
 
 export function commentDocOf(node: Node): string {
+  const text = commentTextOf(node);
+  return text ? trimDoc(text) : "";
+}
+
+/** The comments right above a definition, their markers stripped, whole (commentDocOf trims). */
+export function commentTextOf(node: Node): string {
   // Decorators, export statements and attributes wrap the definition; the comment sits above them.
   let anchor = node;
   while (
@@ -60,10 +66,9 @@ export function commentDocOf(node: Node): string {
     sib = sib.previousNamedSibling;
   }
   if (lines.length === 0) return "";
-  const text = lines.join("\n")
+  return lines.join("\n")
     .replace(/^\s*\/\*+|\*+\/\s*$/gm, "")
     .replace(/^\s*(\/\/\/?|#|\*(?!\/))\s?/gm, "");
-  return trimDoc(text);
 }
 
 export function trimDoc(text: string): string {

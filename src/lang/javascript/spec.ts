@@ -1,6 +1,7 @@
 import type { ImportFact } from "../../graph/facts.ts";
 import type { LanguageSpec, RepoFiles } from "../spec.ts";
 import { pathModuleName, relativeFiles } from "../paths.ts";
+import { jsdocImports, jsdocTypes } from "./jsdoc.ts";
 import { referencedImport } from "./references.ts";
 import { providedPackages, workspaceImport, workspaceSees } from "./workspaces.ts";
 import query from "./tags.scm" with { type: "text" };
@@ -110,6 +111,10 @@ export const javascript: LanguageSpec = {
   superNames: ["super"],
   fallbackOperators: ["??", "||"],
   elementReturns: JS_ELEMENT_RETURNS,
+  // JSDoc types, as the TypeScript checker reads them in JavaScript (jsdoc.ts).
+  docTypes: jsdocTypes,
+  docImports: jsdocImports,
+  typeWrappers: ["Promise", "PromiseLike"],
   mergeSameNamedMembers: true,
   constructorFunctions: true,
   definitionWrappers: JS_DEFINITION_WRAPPERS,

@@ -229,6 +229,10 @@
 ; import('./lazy')
 (call_expression function: (import) arguments: (arguments . (string) @import.source)) @import
 
+; JSDoc `@typedef {import('./x')} X`: a type-only import (spec.ts docImports reads the comment).
+((comment) @doc.imports
+  (#match? @doc.imports "@typedef"))
+
 ; ---- type hints -------------------------------------------------------------------------------
 
 ; const x = make(), const x = a.b, const f = g, this.x = y.z(): typed on demand from the value.
