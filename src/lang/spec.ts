@@ -246,7 +246,9 @@ export interface LanguageSpec {
    * Standard-library generic methods whose result is one of the receiver type's type arguments,
    * by `Type.method` (`List.get` -> 0: the element of a `List<User>` is a User; `Map.get` -> 1).
    * Read through a repository type that extends the library type (`Elements extends
-   * Nodes<Element>`, `Nodes<T> extends ArrayList<T>`).
+   * Nodes<Element>`, `Nodes<T> extends ArrayList<T>`). The method `[]` is an element by index or
+   * iteration (`users[0]`, `for (const u of users)`); the type `[]` is an array (`[].find`: what
+   * `find` of a `User[]` gives). Written with elementTable.
    */
   elementReturns?: Record<string, number>;
   /** Functions whose first argument names the type of their result (`typing.cast(T, v)`). */
@@ -329,4 +331,16 @@ export interface LanguageSpec {
   classLiteralType?: string;
   /** Class-level hook methods whose `@hooked` mixins belong to the type defining them. */
   mixinHooks?: string[];
+}
+
+/**
+ * LanguageSpec.elementReturns from lists of `Type.method` names by the type argument their result
+ * is: `elementTable({ 0: "List.get Iterator.next", 1: "Map.get" })`.
+ */
+export function elementTable(bySlot: Record<number, string>): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(bySlot).flatMap(([slot, names]) =>
+      names.split(/\s+/).filter(Boolean).map((n) => [n, Number(slot)])
+    ),
+  );
 }

@@ -44,12 +44,10 @@ export function wrapperOf(node: Node, spec: LanguageSpec): Node {
   return n;
 }
 
-export function commentDocOf(node: Node): string {
-  const text = commentTextOf(node);
-  return text ? trimDoc(text) : "";
-}
-
-/** The comments right above a definition, their markers stripped, whole (commentDocOf trims). */
+/**
+ * The comments right above a definition, their markers stripped, whole: a doc is their trimDoc,
+ * and the types JSDoc states are read from all of them (LanguageSpec.docTypes).
+ */
 export function commentTextOf(node: Node): string {
   // Decorators, export statements and attributes wrap the definition; the comment sits above them.
   let anchor = node;

@@ -1,11 +1,18 @@
 /** Reading expressions as written (receivers, calls, arguments): bracket-aware splitting. */
 
+/** Brackets that nest: a call's arguments (angle brackets too: `Map<K, V>`), and expressions. */
+const ARG_BRACKETS = { open: "([{<", close: ")]}>" };
+const EXPR_BRACKETS = { open: "([{", close: ")]}" };
+
 /**
- * Calls `visit` with each index of `text` outside strings and brackets (`brackets`: the openers,
- * closed by the matching characters of ")]}>"), until it returns true; that index, or -1.
+ * Calls `visit` with each index of `text` outside strings and the given brackets, until it
+ * returns true; that index, or -1.
  */
-function scanTop(text: string, brackets: string, visit: (i: number) => boolean): number {
-  const closers = brackets.replace("(", ")").replace("[", "]").replace("{", "}").replace("<", ">");
+function scanTop(
+  text: string,
+  brackets: { open: string; close: string },
+  visit: (i: number) => boolean,
+): number {
   let depth = 0;
   let quote = "";
   for (let i = 0; i < text.length; i++) {
@@ -14,8 +21,8 @@ function scanTop(text: string, brackets: string, visit: (i: number) => boolean):
       if (ch === "\\") i++;
       else if (ch === quote) quote = "";
     } else if (ch === '"' || ch === "'" || ch === "`") quote = ch;
-    else if (brackets.includes(ch)) depth++;
-    else if (closers.includes(ch)) depth--;
+    else if (brackets.open.includes(ch)) depth++;
+    else if (brackets.close.includes(ch)) depth--;
     else if (depth === 0 && visit(i)) return i;
   }
   return -1;
@@ -26,7 +33,7 @@ export function splitArgs(text: string): string[] {
   if (!text.trim()) return [];
   const out: string[] = [];
   let start = 0;
-  scanTop(text, "([{<", (i) => {
+  scanTop(text, ARG_BRACKETS, (i) => {
     if (text[i] === ",") {
       out.push(text.slice(start, i).trim());
       start = i + 1;
@@ -43,7 +50,7 @@ export function splitArgs(text: string): string[] {
  */
 export function splitAtOperator(text: string, operators: string[]): [string, string] | undefined {
   let op: string | undefined;
-  const at = scanTop(text, "([{", (i) => {
+  const at = scanTop(text, EXPR_BRACKETS, (i) => {
     op = text[i] === " " ? operators.find((o) => text.startsWith(`${o} `, i + 1)) : undefined;
     return op !== undefined;
   });

@@ -1,4 +1,4 @@
-import type { LanguageSpec } from "../spec.ts";
+import { elementTable, type LanguageSpec } from "../spec.ts";
 import { declaredPackages } from "../packages.ts";
 import { JVM_BUILD_FILES, moduleSees, resolveJvmImport, splitImport } from "./jvm.ts";
 import query from "./tags.scm" with { type: "text" };
@@ -35,7 +35,7 @@ export const java: LanguageSpec = {
       "OutputStream",
     ]],
   ],
-  elementReturns: elementReturns({
+  elementReturns: elementTable({
     0: `[].[] List.get List.getFirst List.getLast List.remove ArrayList.get ArrayList.getFirst
       ArrayList.getLast ArrayList.remove LinkedList.get LinkedList.getFirst LinkedList.getLast
       LinkedList.peek LinkedList.poll LinkedList.pop LinkedList.removeFirst LinkedList.removeLast
@@ -66,12 +66,3 @@ export const java: LanguageSpec = {
     valueOf orElse isPresent ifPresent length append format close run call apply accept test
     getName getValue getKey start stop print println`.split(/\s+/),
 };
-
-/** `Type.method` -> the type argument its result is, from lists by slot. */
-function elementReturns(bySlot: Record<number, string>): Record<string, number> {
-  return Object.fromEntries(
-    Object.entries(bySlot).flatMap(([slot, names]) =>
-      names.split(/\s+/).filter(Boolean).map((n) => [n, Number(slot)])
-    ),
-  );
-}

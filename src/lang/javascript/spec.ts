@@ -1,5 +1,5 @@
 import type { ImportFact } from "../../graph/facts.ts";
-import type { LanguageSpec, RepoFiles } from "../spec.ts";
+import { elementTable, type LanguageSpec, type RepoFiles } from "../spec.ts";
 import { pathModuleName, relativeFiles } from "../paths.ts";
 import { jsdocImports, jsdocTypes } from "./jsdoc.ts";
 import { referencedImport } from "./references.ts";
@@ -10,31 +10,12 @@ import query from "./tags.scm" with { type: "text" };
  * What a collection's element methods give (LanguageSpec.elementReturns): `[]` is an element, by
  * index or `for...of` (`[].` an array's, `User[]`).
  */
-export const JS_ELEMENT_RETURNS: Record<string, number> = Object.fromEntries([
-  ...[
-    "[].[]",
-    "[].find",
-    "[].findLast",
-    "[].at",
-    "[].pop",
-    "[].shift",
-    "Array.[]",
-    "Array.find",
-    "Array.findLast",
-    "Array.at",
-    "Array.pop",
-    "Array.shift",
-    "ReadonlyArray.[]",
-    "ReadonlyArray.find",
-    "ReadonlyArray.at",
-    "Set.[]",
-    "ReadonlySet.[]",
-    "Iterable.[]",
-    "IterableIterator.[]",
-    "AsyncIterable.[]",
-  ].map((k) => [k, 0]),
-  ...["Map.get", "ReadonlyMap.get", "WeakMap.get", "Record.[]"].map((k) => [k, 1]),
-]);
+export const JS_ELEMENT_RETURNS: Record<string, number> = elementTable({
+  0: `[].[] [].find [].findLast [].at [].pop [].shift Array.[] Array.find Array.findLast Array.at
+    Array.pop Array.shift ReadonlyArray.[] ReadonlyArray.find ReadonlyArray.at Set.[]
+    ReadonlySet.[] Iterable.[] IterableIterator.[] AsyncIterable.[]`,
+  1: "Map.get ReadonlyMap.get WeakMap.get Record.[]",
+});
 
 /** `src/app/index.ts` -> `src.app`, `types/api.d.ts` -> `types.api` (shared with TypeScript). */
 export function jsModuleName(path: string): string {

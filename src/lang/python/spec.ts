@@ -1,4 +1,4 @@
-import type { LanguageSpec, RepoFiles } from "../spec.ts";
+import { elementTable, type LanguageSpec, type RepoFiles } from "../spec.ts";
 import { dottedModuleFiles, pathModuleName } from "../paths.ts";
 import query from "./tags.scm" with { type: "text" };
 import { providedPackages } from "./packages.ts";
@@ -21,15 +21,14 @@ export const python: LanguageSpec = {
   superNames: ["super"],
   castFunctions: ["cast"],
   // A collection's element, by index or iteration (`[]`), and what `get`/`pop` give.
-  elementReturns: Object.fromEntries([
-    ..."list List Sequence MutableSequence Iterable Iterator Collection set Set frozenset FrozenSet AbstractSet deque Deque Generator"
-      .split(" ").map((t) => [`${t}.[]`, 0]),
-    ["list.pop", 0],
-    ["List.pop", 0],
-    ..."dict Dict Mapping MutableMapping defaultdict DefaultDict OrderedDict".split(" ").flatMap((
-      t,
-    ) => [[`${t}.get`, 1], [`${t}.pop`, 1]]),
-  ]),
+  elementReturns: elementTable({
+    0: `list.[] List.[] Sequence.[] MutableSequence.[] Iterable.[] Iterator.[] Collection.[] set.[]
+      Set.[] frozenset.[] FrozenSet.[] AbstractSet.[] deque.[] Deque.[] Generator.[] list.pop
+      List.pop`,
+    1: `dict.get Dict.get Mapping.get MutableMapping.get defaultdict.get DefaultDict.get
+      OrderedDict.get dict.pop Dict.pop Mapping.pop MutableMapping.pop defaultdict.pop
+      DefaultDict.pop OrderedDict.pop`,
+  }),
   typeWrappers: ["Optional", "Awaitable", "Final", "ClassVar", "Annotated", "Type", "type"],
   moduleName: (path) => pathModuleName(path, { index: "__init__" }),
   resolveImport(imp, fromPath, full) {
